@@ -1,0 +1,221 @@
+"""Self-play bots: a random-legal bot and a sensible greedy bot.
+
+They play through the same ``GameLogger`` a chat bot uses, so self-play logs are exactly what a
+real bot would save.
+
+>>> log = play_game(seed=1, bot="greedy")
+>>> log.replay().findings
+[]
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from .cards import CARDS, PASS, PASS_VALUE, SEATS, SUIT_MASKS, Call, Card, Seat, cards_of, hand_points
+from .engine import AUCTION, OVER, PARTNER, PLAY, Game
+from .log import GameLog
+from .logger import GameLogger
+from .rules import Rules, trick_winner_index
+
+
+class Bot:
+    """A player: one choice per kind of decision."""
+
+    name = "bot"
+    version = "1"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def call(self, game: Game, seat: Seat) -> Call:
+        raise NotImplementedError
+
+    def partner_card(self, game: Game, seat: Seat) -> Card:
+        raise NotImplementedError
+
+    def card(self, game: Game, seat: Seat) -> Card:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Every choice uniformly among the legal ones (passing half the time once someone bid)."""
+
+    name = "random"
+
+    def call(self, game: Game, seat: Seat) -> Call:
+        legal = game.legal_calls()
+        if game.highest_bid is not None and self.rng.random() < 0.5:
+            return legal[0]  # pass
+        return self.rng.choice(legal)
+
+    def partner_card(self, game: Game, seat: Seat) -> Card:
+        return self.rng.choice(game.legal_partner_cards())
+
+    def card(self, game: Game, seat: Seat) -> Card:
+        return self.rng.choice(game.legal_cards())
+
+
+class GreedyBot(Bot):
+    """Bids from hand points, calls the highest trump it lacks, wins cheaply, discards low."""
+
+    name = "greedy"
+
+    def call(self, game: Game, seat: Seat) -> Call:
+        hand = game.hands[seat]
+        cards = cards_of(hand)
+        points = hand_points(cards)
+        lengths = [bin(hand & SUIT_MASKS[s]).count("1") for s in range(4)]
+        best_suit = max(range(4), key=lambda s: (lengths[s], s))
+        balanced = min(lengths) >= 2 and max(lengths) <= 5
+        strain = 4 if balanced and points >= 15 else best_suit
+        # how high this hand is willing to go
+        level = 0
+        if points >= 11:
+            level = 1 + max(0, (points - 12) // 3) + max(0, lengths[best_suit] - 5)
+        if game.highest_bid is None and points >= 10 and self.rng.random() < 0.5:
+            level = max(level, 1)
+        level = min(level, 7)
+        if level == 0:
+            return PASS
+        start = 0 if game.highest_bid is None else game.highest_bid + 1
+        for value in range(start, 35):
+            if value % 5 == strain:
+                if value // 5 + 1 <= level:
+                    return Call(value)
+                break
+        return PASS
+
+    def partner_card(self, game: Game, seat: Seat) -> Card:
+        legal = game.legal_partner_cards()
+        legal_set = set(legal)
+        trump = game.trump
+        own = game.hands[seat]
+        if trump is None:
+            # NT: the highest missing card of the longest suit
+            suits = sorted(range(4), key=lambda s: -bin(own & SUIT_MASKS[s]).count("1"))
+        else:
+            suits = [trump] + [s for s in (3, 2, 1, 0) if s != trump]
+        for suit in suits:
+            for rank_index in range(12, -1, -1):
+                card = CARDS[suit * 13 + rank_index]
+                if card in legal_set and not own >> card & 1:
+                    return card
+        return legal[-1]
+
+    def card(self, game: Game, seat: Seat) -> Card:
+        legal = game.legal_cards()
+        trump = game.trump
+        if not game.trick:
+            return self._lead(game, seat, legal)
+        plays = [c for _, c in game.trick]
+        current = trick_winner_index(plays, trump)
+        current_seat = game.trick[current][0]
+        if self._teammate(game, seat, current_seat):
+            return self._discard(legal, trump)
+        winners = [c for c in legal if trick_winner_index(plays + [c], trump) == len(plays)]
+        if winners:
+            # the cheapest winner: lowest non-trump, else lowest trump
+            return min(winners, key=lambda c: (c // 13 == trump, c % 13))
+        return self._discard(legal, trump)
+
+    @staticmethod
+    def _teammate(game: Game, seat: int, other: int) -> bool:
+        declarer, partner = game.declarer, game.partner_seat
+        if seat == declarer:
+            return game.partner_revealed and other == partner
+        if seat == partner:
+            return other == declarer
+        # a defender knows its teammates once the partner is revealed
+        return game.partner_revealed and other not in (declarer, partner)
+
+    @staticmethod
+    def _discard(legal: list[Card], trump: int | None) -> Card:
+        return min(legal, key=lambda c: (c // 13 == trump, c % 13))
+
+    def _lead(self, game: Game, seat: int, legal: list[Card]) -> Card:
+        trump = game.trump
+        unplayed = ~game.played
+        best = None
+        for card in legal:
+            suit = card // 13
+            higher = unplayed & SUIT_MASKS[suit] & ~((1 << (card + 1)) - 1)
+            if not higher and suit != trump:
+                return card  # a sure winner outside trumps
+            if suit == trump and not higher:
+                best = best or card
+        if best is not None:
+            return best
+        return min(legal, key=lambda c: (c // 13 == trump, c % 13))
+
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def play_game(
+    seed: int,
+    bot: str = "greedy",
+    rules: "Rules | str" = "bridgebot",
+    game_id: str | None = None,
+    out_dir: str | None = None,
+    interrupt_rate: float = 0.0,
+    announce_tricks: bool = True,
+    chat: bool = False,
+) -> GameLog:
+    """Play one seeded game with four bots of one kind and return its log.
+
+    ``interrupt_rate`` is the chance that the game is cut short (cancelled or timed out) at a
+    random point, as happens in chat groups. Times are simulated think times, so a seed always
+    gives the same log.
+    """
+    rng = random.Random(seed)
+    rules = Rules.from_spec(rules)
+    game = Game.new_random(rules=rules, rng=rng)
+    bots = [BOTS[bot](rng) for _ in range(4)]
+    names = ["Ana", "Ben", "Chi", "Dev", "Eli", "Fay", "Gus", "Hui", "Ivo", "Jun"]
+    players = {
+        seat.name: {"name": f"{bot}-{names[rng.randrange(len(names))]}", "bot": f"{bot}-{bots[0].version}"}
+        for seat in SEATS
+    }
+    started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
+    logger = GameLogger(
+        game_id=game_id or f"selfplay-{bot}-{rules.preset}-{seed}",
+        rules=rules, players=players, out_dir=out_dir, started_at=started, clock=None,
+        meta={"selfplay": {"bot": bot, "seed": seed}},
+    )
+    logger.deal(game.deal, first_bidder=game.first_bidder)
+    t = 0
+    stop_after = None
+    if interrupt_rate and rng.random() < interrupt_rate:
+        stop_after = rng.randrange(1, 60)
+    actions = 0
+    while game.phase != OVER:
+        if stop_after is not None and actions >= stop_after:
+            reason = rng.choice(["cancelled", "timeout"])
+            t += rng.randrange(1000, 60000)
+            return logger.end(reason, t=t).log
+        seat = game.to_act
+        player = bots[seat]
+        t += rng.randrange(400, 9000)
+        if game.phase == AUCTION:
+            call = player.call(game, seat)
+            logger.bid(seat, call, t=t)
+            game.push_call(seat, call)
+        elif game.phase == PARTNER:
+            card = player.partner_card(game, seat)
+            logger.partner(seat, card, t=t)
+            game.push_partner(seat, card)
+        else:
+            card = player.card(game, seat)
+            logger.play(seat, card, t=t)
+            game.push_play(seat, card)
+            if announce_tricks and not game.trick:
+                logger.trick(game.trick_winners[-1], t=t + 50)
+                if chat and rng.random() < 0.1:
+                    logger.chat(rng.choice(["nice", "gg", "oops", "well played", "hmm"]),
+                                seat=rng.choice(SEATS), t=t + 200)
+        actions += 1
+    reason = "passed_out" if game.passed_out else "completed"
+    return logger.end(reason, t=t + 500).log

@@ -1,0 +1,196 @@
+"""The library's commands: validate, replay, selfplay, schema (and the codec's, added below).
+
+The ``game-replay`` entry point (``viewer.cli:main``) adds the archive's and the viewer's
+commands to this group, so that ``replay`` imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Iterable
+
+import click
+
+from .cards import ReplayError
+from .log import LogEntry, LogFormatError, json_schema_text, read_path
+
+EXIT_FINDINGS = 1
+EXIT_BAD_INPUT = 2
+
+
+class UserError(click.ClickException):
+    """A message for the user, exit 2, no traceback."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file=None) -> None:
+        click.echo(f"game-replay: {self.format_message()}", err=True)
+
+
+def expand_paths(paths: Iterable[str], recursive: bool = True) -> list[str]:
+    """Files named, and the log files inside named folders (sorted, hidden files skipped)."""
+    out: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+            continue
+        path = Path(p)
+        if path.is_dir():
+            for child in sorted(path.rglob("*") if recursive else path.iterdir()):
+                if child.is_file() and not child.name.startswith(".") and child.suffix in (
+                    ".json", ".jsonl", ".zst", ".txt", ".log"
+                ):
+                    out.append(str(child))
+        elif path.exists():
+            out.append(str(path))
+        else:
+            raise UserError(f"{p}: no such file or folder")
+    return out
+
+
+def read_entries(paths: Iterable[str]) -> Iterable[LogEntry]:
+    for path in expand_paths(paths):
+        try:
+            yield from read_path(path)
+        except OSError as exc:
+            yield LogEntry(path, b"", error=LogFormatError(f"cannot read: {exc.strerror}", path))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="game-replay")
+def cli() -> None:
+    """Log, judge, share and replay floating bridge games played through chat bots."""
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary line per game.")
+def validate(files: tuple[str, ...], quiet: bool) -> None:
+    """Judge every game in FILES (logs, .jsonl batches, .zst, legacy text logs, folders, -).
+
+    Prints a line per game, then each finding. Exit 0 when every game is clean, 1 if any game
+    has findings, 2 if any input could not be read.
+    """
+    status = 0
+    for entry in read_entries(files):
+        if entry.error is not None:
+            click.echo(f"{entry.source}: not a valid log: {entry.error}")
+            status = EXIT_BAD_INPUT
+            continue
+        replay = entry.log.replay()
+        click.echo(f"{entry.source}: {replay.summary_line()}")
+        if replay.findings:
+            status = max(status, EXIT_FINDINGS)
+            if not quiet:
+                for f in replay.findings:
+                    seat = f" [{f.seat.name}]" if f.seat is not None else ""
+                    event = f" event {f.event}" if f.event is not None else ""
+                    click.echo(f"  step {f.step}{event}: {f.kind}{seat}: {f.message}")
+                if not replay.checked:
+                    click.echo("  rule checking stopped at the first fatal finding")
+    sys.exit(status)
+
+
+@cli.command("replay")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (JSON lines).")
+@click.option("--steps", is_flag=True, help="Also print every step (with --json: a 'steps' list).")
+def replay_command(files: tuple[str, ...], as_json: bool, steps: bool) -> None:
+    """Replay every game in FILES: contract, partner, trick winners, result, findings."""
+    status = 0
+    for entry in read_entries(files):
+        if entry.error is not None:
+            status = EXIT_BAD_INPUT
+            if as_json:
+                click.echo(json.dumps({"source": entry.source, "error": str(entry.error)}, ensure_ascii=False))
+            else:
+                click.echo(f"{entry.source}: not a valid log: {entry.error}")
+            continue
+        replay = entry.log.replay()
+        if as_json:
+            data = {"source": entry.source, **replay.to_json()}
+            if steps:
+                data["steps"] = replay.steps_json()
+            click.echo(json.dumps(data, ensure_ascii=False))
+            continue
+        click.echo(f"{entry.source}: {replay.summary_line()}")
+        if replay.partner_card is not None:
+            click.echo(f"  partner card {replay.partner_card} held by {replay.partner_seat.name}")
+        if replay.trick_winners:
+            click.echo("  trick winners: " + " ".join(s.name for s in replay.trick_winners))
+        if steps:
+            for step in replay.steps:
+                click.echo(f"  {step.index:3d} {step.text}")
+        for f in replay.findings:
+            click.echo(f"  finding at step {f.step}: {f.kind}: {f.message}")
+    sys.exit(status)
+
+
+@cli.command()
+@click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(1, 1_000_000))
+@click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the first game.")
+@click.option("--out", "-o", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder to save the logs into (one file per game).")
+@click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
+@click.option("--rules", "rules_name", type=click.Choice(["bridgebot", "all-tricks"]), default="bridgebot",
+              show_default=True)
+@click.option("--interrupt-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Chance that a game is cancelled or times out part way.")
+def selfplay(games: int, seed: int, out_dir: str, bot: str, rules_name: str, interrupt_rate: float) -> None:
+    """Play seeded games between bots and save their logs as a bot using GameLogger would."""
+    from rich.progress import Progress
+
+    from .bots import play_game
+
+    ends: dict[str, int] = {}
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task(f"playing {games} games", total=games)
+        for i in range(games):
+            log = play_game(seed + i, bot=bot, rules=rules_name, out_dir=out_dir, interrupt_rate=interrupt_rate)
+            ends[log.end.reason] = ends.get(log.end.reason, 0) + 1
+            progress.advance(task)
+    summary = ", ".join(f"{n} {reason}" for reason, n in sorted(ends.items()))
+    click.echo(f"saved {games} games to {out_dir}/ ({summary})")
+
+
+@cli.command()
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
+def schema(out: str | None) -> None:
+    """Print the JSON Schema of log format v1."""
+    text = json_schema_text()
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def run(group: click.Group) -> None:
+    """Run a click group: user errors as messages (exit 2), never a traceback."""
+    try:
+        group.main(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code if exc.exit_code != 1 else EXIT_BAD_INPUT)
+    except (ReplayError, OSError) as exc:
+        click.echo(f"game-replay: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # a bug: say so plainly, keep the traceback for those who ask
+        if os.environ.get("GAME_REPLAY_DEBUG"):
+            raise
+        click.echo(f"game-replay: internal error (a bug, please report it): {exc!r}. "
+                   "Set GAME_REPLAY_DEBUG=1 to see the traceback.", err=True)
+        sys.exit(70)
+
+
+def main() -> None:  # pragma: no cover - the installed entry point is viewer.cli:main
+    run(cli)

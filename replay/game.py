@@ -1,0 +1,315 @@
+"""GameReplay: a whole game judged by the engine, as a list of steps.
+
+>>> from replay.bots import play_game
+>>> replay = play_game(seed=7).replay()
+>>> replay.steps[0].kind, replay.findings
+('deal', [])
+>>> replay.result.winner in ("declarer", "defenders")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARDS, SEATS, Call, Card, Seat, cards_of, hand_points
+from .engine import AUCTION, OVER, PARTNER, PLAY, Finding, Game
+from .log import GameLog, BidEvent, PartnerEvent, PlayEvent, TrickEvent, ChatEvent
+from .rules import Rules, targets
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The position after one action (step 0 is the deal).
+
+    ``hands`` are 52-bit masks (``hand_cards(seat)`` gives the cards); ``trick`` is the trick
+    under way as ``(seat, card)`` pairs (after its fourth card, the finished trick).
+    """
+
+    index: int
+    kind: str  # "deal", "call", "partner", "play"
+    seat: Seat | None
+    action: Call | Card | None
+    event: int | None  # index of the log event
+    hands: tuple[int, int, int, int]
+    trick: tuple[tuple[Seat, Card], ...]
+    trick_number: int  # tricks finished so far (plus one while a trick is under way)
+    tricks_won: tuple[int, int, int, int]
+    declarer_side_tricks: int
+    defender_tricks: int
+    partner_revealed: bool
+    to_act: Seat | None
+    phase: str
+    trick_winner: Seat | None  # set on the step that finishes a trick
+    t: int | None
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        return cards_of(self.hands[seat])
+
+    @property
+    def text(self) -> str:
+        """What happened, in words: "East plays ♥7"."""
+        if self.kind == "deal":
+            return "The cards are dealt"
+        name = self.seat.full_name if self.seat is not None else "?"
+        if self.kind == "call":
+            return f"{name} passes" if self.action.is_pass else f"{name} bids {self.action.symbol}"
+        if self.kind == "partner":
+            return f"{name} calls {self.action.symbol} as the partner card"
+        text = f"{name} plays {self.action.symbol}"
+        if self.trick_winner is not None:
+            text += f"; {self.trick_winner.full_name} wins trick {self.trick_number}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winner: str | None  # "declarer", "defenders", or None (not completed)
+    declarer_tricks: int
+    defender_tricks: int
+    needed: int | None
+    defenders_needed: int | None
+    over_under: int | None  # declarer's side over (+) or under (-) its number, all-tricks games
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "declarer_tricks": self.declarer_tricks,
+            "defender_tricks": self.defender_tricks,
+            "needed": self.needed,
+            "defenders_needed": self.defenders_needed,
+            "over_under": self.over_under,
+        }
+
+
+@dataclass(slots=True)
+class GameReplay:
+    """A game replayed under its own rules: steps, findings and result."""
+
+    log: GameLog
+    rules: Rules
+    steps: list[Step]
+    findings: list[Finding]
+    calls: list[tuple[Seat, Call]]
+    contract: Call | None
+    declarer: Seat | None
+    partner_card: Card | None
+    partner_seat: Seat | None
+    trick_winners: list[Seat]
+    tricks: tuple[int, int, int, int]
+    result: Result
+    end_reason: str  # as logged, or "completed"/"abandoned" when the log gives none
+    checked: bool  # False when a fatal finding stopped rule checking
+    event_steps: list[int] = field(default_factory=list)  # step index visible at each event
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_log(cls, log: GameLog) -> "GameReplay":
+        rules = log.rules
+        hands = log.hands.by_seat()
+        game = Game(hands, log.first_bidder, rules)
+        findings: list[Finding] = game.check_deal()
+        steps: list[Step] = [cls._snapshot(game, 0, "deal", None, None, None, None, None)]
+        event_steps: list[int] = []
+        for number, event in enumerate(log.events):
+            if game.stopped:
+                event_steps.append(len(steps) - 1)
+                continue
+            index = len(steps)
+            kind = None
+            if isinstance(event, PlayEvent):
+                new = game.push_play(event.seat, event.card, index)
+                kind, action = "play", event.card
+            elif isinstance(event, BidEvent):
+                new = game.push_call(event.seat, event.bid, index)
+                kind, action = "call", event.bid
+            elif isinstance(event, PartnerEvent):
+                new = game.push_partner(event.seat, event.card, index)
+                kind, action = "partner", event.card
+            elif isinstance(event, TrickEvent):
+                new = game.announce_trick(event.winner, index - 1)
+            else:  # chat
+                new = []
+            if game.stopped:
+                # the breach did not change the position: tie it to the last step
+                new = [Finding(index - 1, f.kind, f.seat, f.message, number) for f in new]
+                findings.extend(new)
+                event_steps.append(index - 1)
+                continue
+            if new:
+                findings.extend(Finding(f.step, f.kind, f.seat, f.message, number) for f in new)
+            if kind is not None:
+                winner = None
+                if kind == "play" and not game.trick and game.trick_winners:
+                    winner = game.trick_winners[-1]
+                steps.append(cls._snapshot(game, index, kind, event.seat, action, number, winner, event.t))
+                event_steps.append(index)
+            else:
+                event_steps.append(index - 1)
+        end_reason = cls._end_reason(game, log, findings, len(steps) - 1)
+        result = cls._result(game, end_reason)
+        return cls(
+            log=log, rules=rules, steps=steps, findings=findings, calls=list(game.calls),
+            contract=game.contract, declarer=game.declarer, partner_card=game.partner_card,
+            partner_seat=game.partner_seat, trick_winners=list(game.trick_winners),
+            tricks=tuple(game.tricks_won), result=result, end_reason=end_reason,
+            checked=not game.stopped, event_steps=event_steps,
+        )
+
+    @staticmethod
+    def _snapshot(game: Game, index: int, kind: str, seat, action, event, winner, t) -> Step:
+        if winner is not None:
+            # show the finished trick on the step that finished it
+            trick = tuple((SEATS[s], CARDS[c]) for s, c in game.last_trick)
+            number = len(game.trick_winners)
+        else:
+            trick = tuple((SEATS[s], CARDS[c]) for s, c in game.trick)
+            number = len(game.trick_winners) + (1 if game.trick else 0)
+        return Step(
+            index=index, kind=kind, seat=seat, action=action, event=event,
+            hands=(game.hands[0], game.hands[1], game.hands[2], game.hands[3]),
+            trick=trick, trick_number=number, tricks_won=tuple(game.tricks_won),
+            declarer_side_tricks=game.declarer_side_tricks, defender_tricks=game.defender_tricks,
+            partner_revealed=game.partner_revealed, to_act=game.to_act, phase=game.phase,
+            trick_winner=winner, t=t,
+        )
+
+    @staticmethod
+    def _end_reason(game: Game, log: GameLog, findings: list[Finding], last_step: int) -> str:
+        logged = log.end.reason if log.end is not None else None
+        if game.stopped:
+            return logged or "abandoned"
+        actual_complete = game.phase == OVER and not game.passed_out
+        if logged is None:
+            if game.passed_out:
+                return "passed_out"
+            return "completed" if actual_complete else "abandoned"
+        problem = None
+        if logged == "completed" and not actual_complete:
+            problem = ("the log says the game was completed, but "
+                       + ("it was passed out" if game.passed_out else _where(game)))
+        elif logged == "passed_out" and not game.passed_out:
+            problem = "the log says the game was passed out, but " + (
+                "a bid was made" if game.highest_bid is not None else "fewer than four passes were made")
+        elif logged in ("cancelled", "timeout", "abandoned") and game.phase == OVER:
+            problem = (f"the log says the game ended as {logged}, but "
+                       + ("it was passed out" if game.passed_out else "play had already reached its end"))
+        if problem:
+            findings.append(Finding(last_step, "end_mismatch", None, problem, None))
+        return logged
+
+    @staticmethod
+    def _result(game: Game, end_reason: str) -> Result:
+        needed = defenders_needed = None
+        if game.contract is not None:
+            needed, defenders_needed = targets(game.contract)
+        winner = over_under = None
+        complete = end_reason == "completed" and game.phase == OVER and not game.passed_out and not game.stopped
+        if complete:
+            winner = "declarer" if game.declarer_side_tricks >= needed else "defenders"
+            if game.rules.play_all_tricks and len(game.trick_winners) == 13:
+                over_under = game.declarer_side_tricks - needed
+        return Result(winner, game.declarer_side_tricks, game.defender_tricks, needed,
+                      defenders_needed, over_under)
+
+    # -- views --------------------------------------------------------------------------------
+    @property
+    def final(self) -> Step:
+        return self.steps[-1]
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.findings
+
+    @property
+    def contract_text(self) -> str | None:
+        return None if self.contract is None else str(self.contract)
+
+    def hand_points(self) -> list[int]:
+        return [hand_points(h) for h in self.log.hands.by_seat()]
+
+    def finding_kinds(self) -> list[str]:
+        return sorted({f.kind for f in self.findings})
+
+    def summary_line(self) -> str:
+        """``chat-42/7  bridgebot  3S by N  declarer 9/9  0 findings``"""
+        game_id = self.log.game_id or "(no id)"
+        if self.contract is None:
+            contract = "passed out" if self.end_reason == "passed_out" else "no contract"
+        else:
+            contract = f"{self.contract} by {self.declarer.name}"
+        r = self.result
+        if r.winner is not None:
+            result = f"{r.winner} won ({r.declarer_tricks}/{r.needed} vs {r.defender_tricks}/{r.defenders_needed})"
+        else:
+            result = self.end_reason
+        n = len(self.findings)
+        return f"{game_id}  {self.rules.name}  {contract}  {result}  {n} finding{'s' if n != 1 else ''}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary the CLI's ``replay --json`` prints and the web API serves."""
+        return {
+            "game_id": self.log.game_id,
+            "rules": self.rules.name,
+            "rules_flags": self.rules.as_dict(),
+            "first_bidder": self.log.first_bidder.name,
+            "contract": self.contract_text,
+            "declarer": None if self.declarer is None else self.declarer.name,
+            "partner_card": None if self.partner_card is None else str(self.partner_card),
+            "partner_seat": None if self.partner_seat is None else self.partner_seat.name,
+            "calls": [{"seat": s.name, "call": str(c)} for s, c in self.calls],
+            "trick_winners": [s.name for s in self.trick_winners],
+            "tricks": {s.name: self.tricks[s] for s in SEATS},
+            "result": self.result.to_json(),
+            "end": self.end_reason,
+            "checked": self.checked,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+    def steps_json(self) -> list[dict[str, Any]]:
+        """Every step as plain JSON: what the viewer embeds in its page."""
+        out = []
+        for s in self.steps:
+            out.append({
+                "i": s.index,
+                "kind": s.kind,
+                "seat": None if s.seat is None else s.seat.name,
+                "action": None if s.action is None else str(s.action),
+                "text": s.text,
+                "hands": {seat.name: [str(c) for c in s.hand_cards(seat)] for seat in SEATS},
+                "trick": [[seat.name, str(card)] for seat, card in s.trick],
+                "trick_number": s.trick_number,
+                "tricks_won": {seat.name: s.tricks_won[seat] for seat in SEATS},
+                "declarer_side_tricks": s.declarer_side_tricks,
+                "defender_tricks": s.defender_tricks,
+                "partner_revealed": s.partner_revealed,
+                "to_act": None if s.to_act is None else s.to_act.name,
+                "phase": s.phase,
+                "trick_winner": None if s.trick_winner is None else s.trick_winner.name,
+                "t": s.t,
+            })
+        return out
+
+    # codes are attached by replay.codec (see replay/codec/__init__.py)
+    def code(self) -> str:
+        from .codec import encode
+
+        return encode(self)
+
+    def url(self, base: str, names: bool = False) -> str:
+        from .codec import replay_url
+
+        return replay_url(self, base, names=names)
+
+
+def _where(game: Game) -> str:
+    if game.phase == AUCTION:
+        return "it stopped during the auction"
+    if game.phase == PARTNER:
+        return "it stopped before the partner card was called"
+    if game.phase == PLAY:
+        need, need_def = targets(game.contract)
+        return (f"play stopped after {len(game.trick_winners)} tricks with the declarer's side on "
+                f"{game.declarer_side_tricks} of {need} and the defenders on {game.defender_tricks} of {need_def}")
+    return "it was not finished"

@@ -1,0 +1,439 @@
+"""Log format v1: the pydantic models, the readers and the canonical writer.
+
+The contract is ``shared/spec/log-format.md`` (mirrored in ``docs/log-format.md``); the JSON
+Schema in ``docs/log-format.schema.json`` is generated from these models
+(``python -m replay.log --schema``).
+
+Readers are liberal (any card spelling, unknown extra fields kept); the writer prints one
+canonical form. A log that is not well-formed raises ``LogFormatError`` naming each place:
+
+>>> parse_log('{"format": "floating-bridge/1", "first_bidder": "N", "events": [],'
+...           ' "hands": {"N": ["S1O"], "E": [], "S": [], "W": []}}')
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: hands.N[0]: 'S1O' is not a card
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Annotated, Any, Iterator, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    field_serializer,
+)
+from pydantic_core import PydanticCustomError
+
+from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat
+from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
+
+FORMAT = "floating-bridge/1"
+END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
+#: Upper bounds that keep hostile input cheap to reject.
+MAX_EVENTS = 5000
+MAX_TEXT = 4000
+DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
+
+
+class LogFormatError(ReplayError, ValueError):
+    """A log that is not well-formed. ``errors`` lists ``(place, message)`` pairs."""
+
+    def __init__(self, errors: list[tuple[str, str]] | str, source: str | None = None):
+        if isinstance(errors, str):
+            errors = [("", errors)]
+        self.errors = errors
+        self.source = source
+        text = "; ".join(f"{place}: {msg}" if place else msg for place, msg in errors[:5])
+        if len(errors) > 5:
+            text += f"; and {len(errors) - 5} more errors"
+        super().__init__(text)
+
+
+# --- field types -----------------------------------------------------------------------------
+
+def _card(value: Any) -> Card:
+    try:
+        return Card.parse(value)
+    except CardParseError:
+        raise PydanticCustomError("card", "{text} is not a card", {"text": _short_repr(value)}) from None
+
+
+def _call(value: Any) -> Call:
+    try:
+        return Call.parse(value)
+    except CallParseError:
+        raise PydanticCustomError("call", "{text} is not a call", {"text": _short_repr(value)}) from None
+
+
+def _seat(value: Any) -> Seat:
+    if isinstance(value, Seat):
+        return value
+    if isinstance(value, str) and value.strip().upper() in ("N", "E", "S", "W"):
+        return Seat[value.strip().upper()]
+    raise PydanticCustomError("seat", "{text} is not a seat (N, E, S or W)", {"text": _short_repr(value)})
+
+
+def _rules(value: Any) -> Rules:
+    try:
+        return Rules.from_spec(value)
+    except RulesError as exc:
+        raise PydanticCustomError("rules", str(exc)) from None
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+CardField = Annotated[
+    Card,
+    PlainValidator(_card),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "description": "a card: suit letter then rank, e.g. SA, HT, C2"}),
+]
+CallField = Annotated[
+    Call,
+    PlainValidator(_call),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "description": "pass, or a bid like 1S, 3NT"}),
+]
+SeatField = Annotated[
+    Seat,
+    PlainValidator(_seat),
+    PlainSerializer(lambda s: s.name, return_type=str),
+    WithJsonSchema({"type": "string", "enum": ["N", "E", "S", "W"]}),
+]
+RulesField = Annotated[
+    Rules,
+    PlainValidator(_rules),
+    PlainSerializer(lambda r: r.to_spec()),
+    WithJsonSchema({
+        "description": "a preset name, or an object naming a preset and overriding flags",
+        "oneOf": [
+            {"type": "string", "enum": sorted(PRESETS)},
+            {"type": "object", "properties": {
+                "preset": {"type": "string", "enum": sorted(PRESETS)},
+                **{k: {"type": "integer" if t is int else "boolean"} for k, t in FLAG_TYPES.items()},
+            }, "additionalProperties": False},
+        ],
+    }),
+]
+Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
+
+
+class _Open(BaseModel):
+    """Unknown extra fields are kept as they are, never an error."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Player(_Open):
+    name: str | None = Field(None, max_length=200)
+    id: str | None = Field(None, max_length=200, description="the bot platform's user id")
+    bot: str | None = Field(None, max_length=200, description="bot name and version; null for a person")
+
+
+class Hands(_Open):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    N: list[CardField] = Field(max_length=52)
+    E: list[CardField] = Field(max_length=52)
+    S: list[CardField] = Field(max_length=52)
+    W: list[CardField] = Field(max_length=52)
+
+    def by_seat(self) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
+        return (self.N, self.E, self.S, self.W)
+
+
+class BidEvent(_Open):
+    type: Literal["bid"]
+    seat: SeatField
+    bid: CallField
+    t: Millis | None = None
+
+
+class PartnerEvent(_Open):
+    type: Literal["partner"]
+    seat: SeatField
+    card: CardField
+    t: Millis | None = None
+
+
+class PlayEvent(_Open):
+    type: Literal["play"]
+    seat: SeatField
+    card: CardField
+    t: Millis | None = None
+
+
+class TrickEvent(_Open):
+    type: Literal["trick"]
+    winner: SeatField
+    t: Millis | None = None
+
+
+class ChatEvent(_Open):
+    type: Literal["chat"]
+    seat: SeatField | None = None
+    text: str = Field(max_length=MAX_TEXT)
+    t: Millis | None = None
+
+
+Event = Annotated[
+    Union[BidEvent, PartnerEvent, PlayEvent, TrickEvent, ChatEvent],
+    Field(discriminator="type"),
+]
+EVENT_TYPES = ("bid", "partner", "play", "trick", "chat")
+
+
+class End(_Open):
+    reason: Literal["completed", "passed_out", "cancelled", "timeout", "abandoned"]
+    t: Millis | None = None
+
+
+class GameLog(_Open):
+    """One game, as a bot logged it (log format v1)."""
+
+    format: Literal["floating-bridge/1"] = Field(description="game and major version of this format")
+    game_id: str | None = Field(None, max_length=200, description="the bot's own id for the game")
+    started_at: datetime | None = Field(None, description="ISO 8601 time the deal was made")
+    rules: RulesField = Field(default=PRESETS["bridgebot"])
+    players: dict[SeatField, Player] = Field(default_factory=dict)
+    first_bidder: SeatField
+    hands: Hands
+    events: list[Event] = Field(max_length=MAX_EVENTS)
+    end: End | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_serializer("started_at")
+    def _iso(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+
+    # -- convenient views
+    def player_name(self, seat: Seat) -> str | None:
+        player = self.players.get(seat)
+        return player.name if player else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (``None`` fields left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def canonical_json(self, indent: int | None = None) -> str:
+        """One canonical text for the game: the same game always prints the same."""
+        if indent is None:
+            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+    def replay(self):
+        """Judge the game: a ``GameReplay``."""
+        from .game import GameReplay
+
+        return GameReplay.from_log(self)
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+def _place(loc: tuple[Any, ...]) -> str:
+    parts: list[str] = []
+    previous: Any = None
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif previous is not None and isinstance(previous, int) and parts and parts[0] == "events" \
+                and item in EVENT_TYPES:
+            pass  # the discriminator tag pydantic adds to the location
+        elif item in ("function-plain[_seat()]",):
+            pass
+        else:
+            parts.append(("." if parts else "") + str(item))
+        previous = item
+    return "".join(parts)
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "union_tag_invalid":
+        return f"unknown event type {_short_repr(error['input'].get('type'))} (expected one of {', '.join(EVENT_TYPES)})"
+    if kind == "union_tag_not_found":
+        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
+    if kind == "literal_error" and error["loc"] == ("format",):
+        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "extra_forbidden":
+        return "unexpected field (hands has N, E, S and W only)"
+    return error["msg"]
+
+
+def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
+    return [(_place(e["loc"]), _message(e)) for e in exc.errors(include_url=False)]
+
+
+# --- readers ---------------------------------------------------------------------------------
+
+def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -> GameLog:
+    """One game from JSON text or an already-decoded object; raises ``LogFormatError``."""
+    if not isinstance(data, dict):
+        data = _loads(data, source)
+    if not isinstance(data, dict):
+        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    try:
+        return GameLog.model_validate(data)
+    except ValidationError as exc:
+        raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+def _loads(data: "str | bytes", source: str | None) -> Any:
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LogFormatError(f"not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})", source) from None
+    if not data.strip():
+        raise LogFormatError("empty input: no game in it", source)
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:
+        hint = " (the file looks truncated)" if exc.pos >= len(data.rstrip()) else ""
+        raise LogFormatError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}", source) from None
+    except RecursionError:
+        raise LogFormatError("not a game log: JSON nested too deeply", source) from None
+
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def decompress_zstd(data: bytes, max_size: int = DEFAULT_MAX_DECOMPRESSED, source: str | None = None) -> bytes:
+    """Inflate zstd data, refusing anything that inflates past ``max_size`` bytes."""
+    import zstandard
+
+    try:
+        reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
+        out = reader.read(max_size + 1)
+        # stream_reader.read may return less than asked while more remains; keep reading
+        chunks = [out]
+        total = len(out)
+        while out and total <= max_size:
+            out = reader.read(max_size + 1 - total)
+            chunks.append(out)
+            total += len(out)
+    except zstandard.ZstdError as exc:
+        raise LogFormatError(f"broken zstd data: {exc}", source) from None
+    if total > max_size:
+        raise LogFormatError(f"zstd data inflates past the limit of {max_size} bytes", source)
+    return b"".join(chunks)
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """One game read from a file: its log, or why it could not be read, and its raw bytes."""
+
+    source: str  # "path", or "path:line" inside a .jsonl
+    raw: bytes
+    log: GameLog | None = None
+    error: LogFormatError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.log is not None
+
+
+def looks_like_legacy_text(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n").startswith("Player hands:")
+
+
+def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAULT_MAX_DECOMPRESSED) -> list[LogEntry]:
+    """Every game in one file's bytes: JSON, JSON lines, zstd of either, or a legacy text log.
+
+    Never raises for bad content: each game that cannot be read comes back with its error.
+    The kind of file is told by its content, not its name.
+    """
+    if data.startswith(ZSTD_MAGIC):
+        try:
+            data = decompress_zstd(data, max_decompressed, name)
+        except LogFormatError as exc:
+            return [LogEntry(name, data, error=exc)]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [LogEntry(name, data, error=LogFormatError(
+            f"not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x}): not a game log", name))]
+    if looks_like_legacy_text(text):
+        from .formats.bridgebot_text import parse_text_log
+
+        try:
+            return [LogEntry(name, data, log=parse_text_log(text))]
+        except LogFormatError as exc:
+            exc.source = name
+            return [LogEntry(name, data, error=exc)]
+    stripped = text.strip()
+    if not stripped:
+        return [LogEntry(name, data, error=LogFormatError("empty input: no game in it", name))]
+    # one JSON document, or JSON lines
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    except RecursionError:
+        return [LogEntry(name, data, error=LogFormatError("not a game log: JSON nested too deeply", name))]
+    if whole is not None or "\n" not in stripped:
+        try:
+            return [LogEntry(name, data, log=parse_log(whole if isinstance(whole, dict) else text, name))]
+        except LogFormatError as exc:
+            return [LogEntry(name, data, error=exc)]
+    entries = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        place = f"{name}:{number}"
+        try:
+            entries.append(LogEntry(place, line.rstrip(b"\r"), log=parse_log(line, place)))
+        except LogFormatError as exc:
+            entries.append(LogEntry(place, line.rstrip(b"\r"), error=exc))
+    return entries
+
+
+def read_path(path: str, max_decompressed: int = DEFAULT_MAX_DECOMPRESSED) -> list[LogEntry]:
+    """Every game in a file (``-`` reads standard input)."""
+    import sys
+
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return read_logs(data, "<stdin>", max_decompressed)
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return read_logs(data, path, max_decompressed)
+
+
+def json_schema() -> dict[str, Any]:
+    schema = GameLog.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://game-replay.invalid/log-format/v1.schema.json"
+    schema["title"] = "Floating bridge game log, format v1"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - tooling
+    import sys
+
+    if sys.argv[1:] == ["--schema"]:
+        sys.stdout.write(json_schema_text())
+    else:
+        print("usage: python -m replay.log --schema > docs/log-format.schema.json")

@@ -1,0 +1,21 @@
+"""The ``game-replay`` entry point: the library's commands plus the archive's and the viewer's.
+
+Imports point one way (viewer -> archive -> replay), so the full command line is assembled
+here, at the top.
+"""
+
+from __future__ import annotations
+
+from replay.cli import cli, run
+
+# Each part adds its commands to the one group (one line each).
+# -- commands: archive
+# -- commands: viewer
+
+
+def main() -> None:
+    run(cli)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
