@@ -1,0 +1,99 @@
+"""archive: ingest every log bots save, keep every byte, find any game fast.
+
+The database comes from the ``url`` argument, else ``GAME_REPLAY_DB``, else
+``sqlite:///var/game-replay.db`` (relative to the working directory; ``var/`` is created).
+``postgresql+psycopg://user@host/db`` works the same. Opening an ``Archive`` brings the schema
+up to date (Alembic ``upgrade head``; the migrations ship inside this package).
+
+>>> from archive import Archive
+>>> from replay.bots import play_game
+>>> archive = Archive("sqlite://")            # in memory
+>>> data = play_game(seed=1).canonical_json(indent=1).encode()
+>>> [r.status for r in archive.ingest_bytes(data, "game-1.json")]
+['stored']
+>>> [r.status for r in archive.ingest_bytes(data.replace(b"\\n ", b"\\n  "), "copy.json")]
+['duplicate']
+>>> page = archive.list(limit=10)
+>>> page.total, len(page.items)
+(1, 1)
+>>> game = archive.get(page.items[0].public_id)
+>>> game.raw == data, game.replay().result.winner is not None
+(True, True)
+
+API (all in ``archive.store`` unless said):
+
+- ``Archive(url=None, salt=None)``. ``salt`` for the public ids: argument, else
+  ``GAME_REPLAY_SALT``, else one generated on first open and kept in the ``settings`` table,
+  so ids stay stable for the life of a deployment.
+- ``Archive.ingest_bytes(data, source, *, origin="file", listed=True) -> list[IngestResult]``:
+  every game in one input (JSON, JSON lines, zstd of either, legacy BridgeBot text; read by
+  ``replay.log.read_logs``). ``IngestResult`` has ``source`` (``path`` or ``path:line``),
+  ``status`` (``"stored"``, ``"stored_with_findings"``, ``"duplicate"``, ``"quarantined"``,
+  ``"rejected"``), ``public_id`` (of the stored game, or of the game a duplicate repeats),
+  ``findings`` (count), ``error`` (why it was quarantined or rejected), ``new`` (False when a
+  re-run found the same input already there). Each game is its own transaction.
+- ``Archive.ingest_paths(paths, progress=None) -> list[IngestResult]``: files, folders
+  (recursive) and ``-`` for standard input. ``progress(done_files, total_files, results)`` is
+  called after each file. Inputs over ``max_input_bytes`` (default 16 MiB) are rejected
+  unread; zstd input that inflates past ``max_decompressed`` (default 16 MiB) is quarantined.
+- ``Archive.get(public_id) -> ArchivedGame | None``. ``ArchivedGame`` has ``public_id``,
+  ``raw`` (bytes, exactly as received), ``log`` (``GameLog``), ``replay()`` (``GameReplay``),
+  and the index fields: ``game_id``, ``started_at`` (datetime or None), ``rules`` (preset
+  name), ``players`` (``{"N": {"name", "id", "bot"}, ...}``), ``contract`` ("3S" or None),
+  ``declarer``, ``partner_seat`` ("N".."W" or None), ``result`` ("declarer", "defenders" or
+  None), ``end_reason``, ``findings`` (count), ``finding_kinds`` (sorted list), ``source``,
+  ``origin`` ("file" or "upload"), ``ingested_at``, ``code`` (replay code or None),
+  ``listed`` (bool). ``ArchivedGame.summary()`` is the same as a JSON-ready dict.
+- ``Archive.list(*, player=None, bot=None, rules=None, contract=None, declarer=None,
+  result=None, end_reason=None, has_findings=None, finding_kind=None, started_from=None,
+  started_to=None, listed=None, sort="-started_at", limit=50, offset=0) -> Page``.
+  ``Page.items`` are ``GameSummary`` (the index fields above, no raw bytes), ``Page.total``
+  counts every match. ``player`` matches a seat's name or platform id exactly, case-insensitive;
+  with ``*`` in it, it is a wildcard pattern (``"ali*"``). ``bot`` matches a bot name exactly
+  (``"greedy-1"``) or by name without version (``"greedy"`` matches ``"greedy-1"``).
+  ``result`` is ``"declarer"``/``"defenders"``; ``declarer`` a seat letter; ``started_*``
+  datetimes (inclusive from, exclusive to). ``sort`` is one of ``started_at``,
+  ``ingested_at``, ``findings`` with an optional ``-`` for descending.
+- ``Archive.recent(limit=20) -> list[GameSummary]``: the latest listed games (for a home
+  page): ``list(listed=True, sort="-ingested_at")``.
+- ``Archive.stats(by="player"|"bot") -> list[dict]``: per name ``games``, ``declarer``
+  (games as declarer), ``made`` (contracts made as declarer), ``findings`` (findings tied to
+  that player's seat).
+- ``Archive.count() -> int`` games stored. ``Archive.quarantine(limit=50, offset=0) -> Page``
+  of ``QuarantinedInput`` (``id``, ``source``, ``origin``, ``error``, ``received_at``,
+  ``size``, ``raw``). ``Archive.retry_quarantine() -> list[IngestResult]`` reads every
+  quarantined input again (after a fix to the reader) and moves what now reads to the games.
+- ``Archive.export(directory, inputs=False)``: every game's raw bytes, one file each
+  (``<public_id>.<ext>``); with ``inputs=True`` every received input file instead, under its
+  received name, byte for byte (JSON lines batches, duplicates and quarantined files included).
+  ``Archive.export_jsonl(fh)`` writes canonical JSON lines.
+
+How raw bytes are kept: content-addressed ``blobs`` (SHA-256 of the bytes), zstd-compressed
+with a dictionary trained on the archive's own logs (``dictionaries`` table, versioned; a blob
+names the dictionary it was written with, so old blobs stay readable after retraining). A
+single-game file is one blob, the game's raw bytes. A JSON lines batch keeps one blob per line
+(the line's bytes without its ``\\n``) and a ``receipts`` row listing the line blobs in
+order, so the batch file comes back as the lines joined with ``\\n``. A zstd-compressed batch
+is kept whole as received, and each game's raw bytes are its decompressed line.
+
+Deduplication is by the SHA-256 of the game's canonical JSON (``GameLog.canonical_json()``),
+so the same game in another file, encoding or indentation is one game.
+
+Schema plans for unlisted uploads: ``games.listed`` (default true), ``games.upload_token``
+(nullable, unique) and ``games.delete_token_hash`` (nullable).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Archive", "ArchiveError", "ArchivedGame", "GameSummary", "IngestResult", "Page",
+    "QuarantinedInput",
+]
+
+
+def __getattr__(name: str):  # lazy: importing archive does not import SQLAlchemy
+    if name in __all__:
+        from . import store
+
+        return getattr(store, name)
+    raise AttributeError(name)
