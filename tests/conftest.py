@@ -1,5 +1,8 @@
 """Shared test helpers.
 
+``tests`` is a package (every folder has an ``__init__.py``), so import helpers with
+``from tests.conftest import skip_or_fail, IN_CI, SAMPLE_LOGS``.
+
 Browser and PostgreSQL tests may skip on a developer's machine that lacks Chromium or a
 PostgreSQL server, with a clear reason; in CI (``CI=true``) the same condition fails the test.
 """
