@@ -1,0 +1,1 @@
+"""Alembic migrations of the archive schema (run by ``Archive`` on open)."""

@@ -1,0 +1,167 @@
+"""The archive's tables (SQLAlchemy 2 declarative models).
+
+The schema itself is created and changed only by the Alembic migrations in
+``archive/migrations/versions``; these models describe the head revision for queries. A test
+(``tests/archive/test_schema.py``) checks that the two agree.
+
+Datetimes are stored as naive UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    false,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: An auto-incrementing 64-bit key that is SQLite's rowid there.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Setting(Base):
+    """Per-deployment settings kept in the database (the hashids salt)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Dictionary(Base):
+    """A zstd dictionary trained on the archive's own logs. Never deleted: blobs name theirs."""
+
+    __tablename__ = "dictionaries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    samples: Mapped[int] = mapped_column(Integer)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Blob(Base):
+    """Raw bytes as received, content-addressed by SHA-256, zstd-compressed."""
+
+    __tablename__ = "blobs"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    size: Mapped[int] = mapped_column(BigInteger)
+    dictionary_id: Mapped[int | None] = mapped_column(ForeignKey("dictionaries.id"))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Game(Base):
+    """One game: where its raw bytes are, and the fields it is found by."""
+
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    canonical_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    raw_blob_id: Mapped[int] = mapped_column(ForeignKey("blobs.id"))
+    game_id: Mapped[str | None] = mapped_column(String(200))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime)
+    rules: Mapped[str] = mapped_column(String(100))  # Rules.name: preset plus overrides
+    players: Mapped[str] = mapped_column(Text)  # JSON {"N": {"name", "id", "bot"}, ...}
+    contract: Mapped[str | None] = mapped_column(String(4))
+    declarer: Mapped[str | None] = mapped_column(String(1))
+    partner_seat: Mapped[str | None] = mapped_column(String(1))
+    result: Mapped[str | None] = mapped_column(String(10))
+    end_reason: Mapped[str] = mapped_column(String(20))
+    findings: Mapped[int] = mapped_column(Integer, default=0)
+    finding_kinds: Mapped[str] = mapped_column(Text, default="")  # comma-separated, sorted
+    source: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(10))
+    ingested_at: Mapped[datetime] = mapped_column(DateTime)
+    code: Mapped[str | None] = mapped_column(Text)
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=true(), default=True)
+    upload_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    delete_token_hash: Mapped[str | None] = mapped_column(String(128))
+
+    __table_args__ = (
+        Index("ix_games_listed_started", "listed", "started_at", "id"),
+        Index("ix_games_started", "started_at", "id"),
+        Index("ix_games_ingested", "ingested_at", "id"),
+        Index("ix_games_rules_started", "rules", "started_at"),
+        Index("ix_games_contract", "contract"),
+        Index("ix_games_declarer", "declarer"),
+        Index("ix_games_end_reason", "end_reason"),
+        Index("ix_games_result", "result"),
+        Index("ix_games_findings", "findings"),
+        Index("ix_games_raw_blob", "raw_blob_id"),
+        Index("ix_games_game_id", "game_id"),
+    )
+
+
+class GamePlayer(Base):
+    """A seat of a game, lower-cased copies for case-insensitive search."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    name_lc: Mapped[str | None] = mapped_column(String(200))
+    player_id: Mapped[str | None] = mapped_column(String(200))
+    player_id_lc: Mapped[str | None] = mapped_column(String(200))
+    bot: Mapped[str | None] = mapped_column(String(200))
+    bot_lc: Mapped[str | None] = mapped_column(String(200))
+    bot_base_lc: Mapped[str | None] = mapped_column(String(200))  # bot name without "-version"
+
+    __table_args__ = (
+        Index("ix_players_name", "name_lc", "game_id"),
+        Index("ix_players_id", "player_id_lc", "game_id"),
+        Index("ix_players_bot", "bot_lc", "game_id"),
+        Index("ix_players_bot_base", "bot_base_lc", "game_id"),
+    )
+
+
+class GameFinding(Base):
+    """One finding of a game (kind and seat), for filters and stats."""
+
+    __tablename__ = "game_findings"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[str | None] = mapped_column(String(1))
+
+    __table_args__ = (Index("ix_findings_kind", "kind", "game_id"),)
+
+
+class Receipt(Base):
+    """One input as received: its bytes come back as the listed blobs joined by ``\\n``."""
+
+    __tablename__ = "receipts"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    source: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(10))
+    received_at: Mapped[datetime] = mapped_column(DateTime)
+    size: Mapped[int] = mapped_column(BigInteger)
+    blob_ids: Mapped[str] = mapped_column(Text)  # JSON list of blob ids, one per line
+
+
+class Quarantined(Base):
+    """Input that could not be read as a game: its raw bytes, its error and its source."""
+
+    __tablename__ = "quarantine"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    blob_id: Mapped[int] = mapped_column(ForeignKey("blobs.id"), unique=True)
+    source: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(10))
+    error: Mapped[str] = mapped_column(Text)
+    received_at: Mapped[datetime] = mapped_column(DateTime)
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime)
+    resolved: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+
+    __table_args__ = (Index("ix_quarantine_open", "resolved", "id"),)

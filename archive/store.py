@@ -1,0 +1,961 @@
+"""The archive: ingest, keep raw bytes losslessly, index, query (see ``archive/__init__.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    case,
+    create_engine,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from replay.cards import ReplayError
+from replay.log import ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, looks_like_legacy_text, parse_log, read_logs
+
+from . import compression
+from .compression import BlobError, Compressor
+from .ids import PublicIds
+from .models import Blob, Dictionary, Game, GameFinding, GamePlayer, Quarantined, Receipt, Setting
+
+DEFAULT_URL = "sqlite:///var/game-replay.db"
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+MAX_DECOMPRESSED = 16 * 1024 * 1024
+LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
+SEAT_LETTERS = ("N", "E", "S", "W")
+
+STORED = "stored"
+STORED_WITH_FINDINGS = "stored_with_findings"
+DUPLICATE = "duplicate"
+QUARANTINED = "quarantined"
+REJECTED = "rejected"
+
+
+class ArchiveError(ReplayError):
+    """Something about the archive itself: it cannot be opened, a bad filter, a bad id."""
+
+
+# --- values handed out -----------------------------------------------------------------------
+
+@dataclass(slots=True)
+class IngestResult:
+    """What became of one game (or one unreadable input)."""
+
+    source: str
+    status: str  # stored, stored_with_findings, duplicate, quarantined, rejected
+    public_id: str | None = None
+    findings: int = 0
+    error: str | None = None
+    new: bool = True  # False when a re-run found it already there
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """The index fields of an archived game."""
+
+    public_id: str
+    game_id: str | None
+    started_at: datetime | None
+    rules: str
+    players: dict[str, dict[str, Any]]
+    contract: str | None
+    declarer: str | None
+    partner_seat: str | None
+    result: str | None
+    end_reason: str
+    findings: int
+    finding_kinds: list[str]
+    source: str
+    origin: str
+    ingested_at: datetime
+    code: str | None
+    listed: bool
+
+    def summary(self) -> dict[str, Any]:
+        """The index fields as a JSON-ready dict."""
+        out = {}
+        for name in GameSummary.__slots__:
+            value = getattr(self, name)
+            out[name] = value.isoformat().replace("+00:00", "Z") if isinstance(value, datetime) else value
+        return out
+
+
+@dataclass(slots=True)
+class ArchivedGame(GameSummary):
+    """A game from the archive: its raw bytes as received, its log, and its replay."""
+
+    raw: bytes = b""
+    _log: GameLog | None = field(default=None, repr=False)
+
+    @property
+    def log(self) -> GameLog:
+        if self._log is None:
+            entries = read_logs(self.raw, self.source, max_decompressed=max(MAX_DECOMPRESSED, 64 << 20))
+            if len(entries) != 1 or entries[0].log is None:
+                raise ArchiveError(f"game {self.public_id}: its stored bytes no longer read as one game")
+            self._log = entries[0].log
+        return self._log
+
+    def replay(self):
+        """The judged game: a ``GameReplay``."""
+        return self.log.replay()
+
+
+@dataclass(slots=True)
+class QuarantinedInput:
+    id: int
+    source: str
+    origin: str
+    error: str
+    received_at: datetime
+    size: int
+    raw: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "source": self.source, "origin": self.origin, "error": self.error,
+                "received_at": _iso(self.received_at), "size": self.size}
+
+
+@dataclass(slots=True)
+class Page:
+    items: list[Any]
+    total: int
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _utc_naive(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(timezone.utc).replace(tzinfo=None)
+    return value
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else _aware(value).isoformat().replace("+00:00", "Z")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_VERSION_TAIL = re.compile(r"[-_ /@]?v?\d[\w.+-]*$")
+
+
+def bot_base(bot: str) -> str:
+    """A bot name without its version: ``greedy-0.3`` -> ``greedy``."""
+    base = _VERSION_TAIL.sub("", bot.strip())
+    return base or bot.strip()
+
+
+def _like_pattern(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped.replace("*", "%")
+
+
+def raw_extension(raw: bytes) -> str:
+    if raw.startswith(ZSTD_MAGIC):
+        return ".json.zst"
+    head = raw[:64].decode("utf-8", "replace")
+    if looks_like_legacy_text(head):
+        return ".txt"
+    return ".json"
+
+
+_codec_state: dict[str, Any] = {}
+
+
+def replay_code(replay) -> str | None:
+    """``replay.codec.encode(replay)`` when the codec is installed and works, else None."""
+    encode = _codec_state.get("encode")
+    if encode is None:
+        if _codec_state.get("missing"):
+            return None
+        try:
+            from replay.codec import encode  # type: ignore[attr-defined]
+        except Exception:  # not there yet, or broken: the column stays empty
+            _codec_state["missing"] = True
+            return None
+        _codec_state["encode"] = encode
+    try:
+        code = encode(replay)
+    except Exception:
+        return None
+    return code if isinstance(code, str) else None
+
+
+# --- the archive -----------------------------------------------------------------------------
+
+class Archive:
+    """An archive of games in a SQL database (SQLite by default, PostgreSQL by URL)."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        salt: str | None = None,
+        *,
+        max_input_bytes: int = MAX_INPUT_BYTES,
+        max_decompressed: int = MAX_DECOMPRESSED,
+        auto_train: bool = True,
+        level: int = compression.LEVEL,
+    ):
+        self.url = url or os.environ.get("GAME_REPLAY_DB") or DEFAULT_URL
+        self.max_input_bytes = max_input_bytes
+        self.max_decompressed = max_decompressed
+        self.auto_train = auto_train
+        self.engine = self._create_engine(self.url)
+        try:
+            self._migrate()
+            self.compressor = Compressor(level=level, load=self._load_dictionary)
+            with self.engine.connect() as conn:
+                for row in conn.execute(select(Dictionary.id, Dictionary.data).order_by(Dictionary.id)):
+                    self.compressor.add_dictionary(row.id, row.data)
+                self._blob_count = conn.execute(select(func.count()).select_from(Blob)).scalar_one()
+                trained_at = conn.execute(
+                    select(Setting.value).where(Setting.key == "dictionary_trained_at_blobs")).scalar()
+            self._trained_at = int(trained_at) if trained_at else 0
+            self.ids = PublicIds(self._salt(salt))
+        except OperationalError as exc:
+            self.engine.dispose()
+            raise ArchiveError(f"cannot open the archive at {self.display_url}: {_db_message(exc)}") from None
+
+    # -- setup --------------------------------------------------------------------------------
+    @property
+    def display_url(self) -> str:
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(unreadable URL)"
+
+    @staticmethod
+    def _create_engine(url: str) -> Engine:
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise ArchiveError(f"not a database URL: {url!r} (e.g. sqlite:///var/game-replay.db or "
+                               "postgresql+psycopg://user@host/db)") from None
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            database = parsed.database or ""
+            if database in ("", ":memory:") or parsed.query.get("mode") == "memory":
+                kwargs["poolclass"] = StaticPool
+                kwargs["connect_args"] = {"check_same_thread": False}
+            else:
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = create_engine(parsed, **kwargs)
+        except (NoSuchModuleError, ArgumentError, ImportError) as exc:
+            raise ArchiveError(f"unsupported database URL {parsed.render_as_string(hide_password=True)}: "
+                               f"{exc}") from None
+        if engine.dialect.name == "sqlite":
+            memory = "poolclass" in kwargs
+
+            @event.listens_for(engine, "connect")
+            def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+                cur = dbapi_conn.cursor()
+                if not memory:
+                    cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+        return engine
+
+    def _migrate(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
+        with self.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def _salt(self, salt: str | None) -> str:
+        salt = salt or os.environ.get("GAME_REPLAY_SALT")
+        if salt:
+            return salt
+        with self.engine.begin() as conn:
+            stored = conn.execute(select(Setting.value).where(Setting.key == "hashids_salt")).scalar()
+            if stored:
+                return stored
+        new = secrets.token_hex(16)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(Setting).values(key="hashids_salt", value=new))
+            return new
+        except IntegrityError:  # another process made one first
+            with self.engine.connect() as conn:
+                return conn.execute(select(Setting.value).where(Setting.key == "hashids_salt")).scalar_one()
+
+    def _load_dictionary(self, dict_id: int) -> bytes | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(Dictionary.data).where(Dictionary.id == dict_id)).scalar()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "Archive":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- blobs --------------------------------------------------------------------------------
+    def _blob_id(self, conn: Connection, raw: bytes, sha: str | None = None) -> int:
+        """The id of the blob holding ``raw``, storing it first if new."""
+        sha = sha or _sha(raw)
+        found = conn.execute(select(Blob.id).where(Blob.sha256 == sha)).scalar()
+        if found is not None:
+            return found
+        dict_id, data = self.compressor.compress(raw)
+        blob_id = conn.execute(insert(Blob).values(sha256=sha, size=len(raw), dictionary_id=dict_id, data=data)
+                               ).inserted_primary_key[0]
+        self._blob_count += 1
+        return blob_id
+
+    def _read_blob(self, data: bytes, dict_id: int | None) -> bytes:
+        return self.compressor.decompress(data, dict_id)
+
+    # -- ingest -------------------------------------------------------------------------------
+    def ingest_bytes(self, data: bytes, source: str, *, origin: str = "file", listed: bool = True
+                     ) -> list[IngestResult]:
+        """Every game in one input; the input's bytes are kept so that it can be given back."""
+        if origin not in ("file", "upload"):
+            raise ArchiveError(f"origin must be 'file' or 'upload', not {origin!r}")
+        if len(data) > self.max_input_bytes:
+            return [IngestResult(source, REJECTED, error=(
+                f"input is {len(data):,} bytes, over the limit of {self.max_input_bytes:,} bytes"))]
+        entries = read_logs(data, source, max_decompressed=self.max_decompressed)
+        compressed = data.startswith(ZSTD_MAGIC)
+        single = len(entries) == 1 and entries[0].source == source
+        if not single and not any(e.ok for e in entries) and not _looks_like_json_lines(data, compressed):
+            # a pretty-printed JSON file that is broken, not a batch of broken lines
+            single = True
+            entries = [LogEntry(source, data, error=_whole_error(data, source))]
+        results: list[IngestResult] = []
+        if single:
+            entry = entries[0]
+            result, blob_id = self._ingest_one(entry, data, source, origin, listed)
+            results.append(result)
+            segments: list[bytes | int] = [blob_id]
+        elif compressed:
+            for entry in entries:
+                result, _ = self._ingest_one(entry, entry.raw, entry.source, origin, listed)
+                results.append(result)
+            segments = [data]
+        else:
+            lines = data.split(b"\n")
+            by_line: dict[int, int] = {}
+            for entry in entries:
+                number = int(entry.source.rsplit(":", 1)[1])
+                result, blob_id = self._ingest_one(entry, lines[number - 1], entry.source, origin, listed)
+                results.append(result)
+                by_line[number - 1] = blob_id
+            segments = [by_line.get(i, line) for i, line in enumerate(lines)]
+        self._keep_receipt(data, source, origin, segments)
+        if self.auto_train:
+            self._maybe_train()
+        return results
+
+    def _ingest_one(self, entry: LogEntry, raw: bytes, source: str, origin: str, listed: bool
+                    ) -> tuple[IngestResult, int]:
+        if entry.log is None:
+            return self._quarantine(raw, source, origin, str(entry.error))
+        log = entry.log
+        canonical_sha = _sha(log.canonical_json().encode("utf-8"))
+        with self.engine.connect() as conn:
+            existing = conn.execute(select(Game.id, Game.findings, Game.raw_blob_id)
+                                    .where(Game.canonical_sha256 == canonical_sha)).first()
+        if existing is None:
+            try:
+                replay = log.replay()
+            except Exception as exc:  # an engine bug must not stop the batch: keep the input
+                return self._quarantine(raw, source, origin, f"the rules engine failed on this game: {exc!r}")
+            try:
+                return self._insert_game(log, replay, canonical_sha, raw, source, origin, listed)
+            except IntegrityError:  # a concurrent ingest stored the same game first
+                with self.engine.connect() as conn:
+                    existing = conn.execute(select(Game.id, Game.findings, Game.raw_blob_id)
+                                            .where(Game.canonical_sha256 == canonical_sha)).first()
+                if existing is None:
+                    raise
+        raw_sha = _sha(raw)
+        with self.engine.begin() as conn:
+            blob_id = self._blob_id(conn, raw, raw_sha)
+        return IngestResult(source, DUPLICATE, self.ids.encode(existing.id), existing.findings,
+                            new=blob_id != existing.raw_blob_id), blob_id
+
+    def _insert_game(self, log: GameLog, replay, canonical_sha: str, raw: bytes, source: str, origin: str,
+                     listed: bool) -> tuple[IngestResult, int]:
+        findings = replay.findings
+        players = {}
+        player_rows = []
+        for seat, player in sorted(log.players.items()):
+            info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
+            players[seat.name] = info
+            player_rows.append({
+                "seat": seat.name, "name": player.name, "name_lc": _lc(player.name),
+                "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
+                "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
+            })
+        kinds = sorted({f.kind for f in findings})
+        code = replay_code(replay)
+        row = {
+            "canonical_sha256": canonical_sha,
+            "game_id": log.game_id,
+            "started_at": _utc_naive(log.started_at),
+            "rules": replay.rules.name,
+            "players": json.dumps(players, ensure_ascii=False, separators=(",", ":")),
+            "contract": None if replay.contract is None else str(replay.contract),
+            "declarer": None if replay.declarer is None else replay.declarer.name,
+            "partner_seat": None if replay.partner_seat is None else replay.partner_seat.name,
+            "result": replay.result.winner,
+            "end_reason": replay.end_reason,
+            "findings": len(findings),
+            "finding_kinds": ",".join(kinds),
+            "source": source,
+            "origin": origin,
+            "ingested_at": _now(),
+            "code": code,
+            "listed": listed,
+        }
+        with self.engine.begin() as conn:
+            blob_id = self._blob_id(conn, raw)
+            row["raw_blob_id"] = blob_id
+            game_id = conn.execute(insert(Game).values(**row)).inserted_primary_key[0]
+            if player_rows:
+                conn.execute(insert(GamePlayer), [{"game_id": game_id, **p} for p in player_rows])
+            if findings:
+                conn.execute(insert(GameFinding), [
+                    {"game_id": game_id, "number": i, "kind": f.kind,
+                     "seat": None if f.seat is None else f.seat.name}
+                    for i, f in enumerate(findings)])
+        status = STORED_WITH_FINDINGS if findings else STORED
+        return IngestResult(source, status, self.ids.encode(game_id), len(findings)), blob_id
+
+    def _quarantine(self, raw: bytes, source: str, origin: str, error: str) -> tuple[IngestResult, int]:
+        with self.engine.begin() as conn:
+            blob_id = self._blob_id(conn, raw)
+            found = conn.execute(select(Quarantined.id).where(Quarantined.blob_id == blob_id)).scalar()
+            if found is None:
+                conn.execute(insert(Quarantined).values(blob_id=blob_id, source=source, origin=origin,
+                                                        error=error, received_at=_now()))
+        return IngestResult(source, QUARANTINED, error=error, new=found is None), blob_id
+
+    def _keep_receipt(self, data: bytes, source: str, origin: str, segments: Sequence[bytes | int]) -> None:
+        sha = _sha(data)
+        with self.engine.begin() as conn:
+            if conn.execute(select(Receipt.id).where(Receipt.sha256 == sha)).scalar() is not None:
+                return
+            blob_ids = [s if isinstance(s, int) else self._blob_id(conn, s) for s in segments]
+            conn.execute(insert(Receipt).values(sha256=sha, source=source, origin=origin, received_at=_now(),
+                                                size=len(data), blob_ids=json.dumps(blob_ids)))
+
+    def ingest_paths(self, paths: Iterable[str], progress: Callable[[int, int, list[IngestResult]], None] | None = None,
+                     *, stdin: BinaryIO | None = None) -> list[IngestResult]:
+        """Ingest files, folders (recursive) and ``-`` (standard input)."""
+        files = expand_paths(paths)
+        results: list[IngestResult] = []
+        for done, path in enumerate(files, start=1):
+            found = self.ingest_file(path, stdin=stdin)
+            results.extend(found)
+            if progress is not None:
+                progress(done, len(files), found)
+        return results
+
+    def ingest_file(self, path: str, *, stdin: BinaryIO | None = None) -> list[IngestResult]:
+        """One file (or ``-``): read with the size limit, then ``ingest_bytes``."""
+        import sys
+
+        if path == "-":
+            stream = stdin or sys.stdin.buffer
+            data = stream.read(self.max_input_bytes + 1)
+            if len(data) > self.max_input_bytes:
+                return [IngestResult("<stdin>", REJECTED, error=(
+                    f"standard input is over the limit of {self.max_input_bytes:,} bytes"))]
+            return self.ingest_bytes(data, "<stdin>")
+        try:
+            size = os.stat(path).st_size
+            if size > self.max_input_bytes:
+                return [IngestResult(path, REJECTED, error=(
+                    f"file is {size:,} bytes, over the limit of {self.max_input_bytes:,} bytes"))]
+            with open(path, "rb") as fh:
+                data = fh.read(self.max_input_bytes + 1)
+        except OSError as exc:
+            return [IngestResult(path, REJECTED, error=f"cannot read: {exc.strerror or exc}")]
+        if len(data) > self.max_input_bytes:
+            return [IngestResult(path, REJECTED, error=f"file grew past the limit of {self.max_input_bytes:,} bytes")]
+        return self.ingest_bytes(data, path)
+
+    # -- dictionaries -------------------------------------------------------------------------
+    def _maybe_train(self) -> None:
+        if self.compressor.current is None:
+            if self._blob_count >= compression.FIRST_TRAINING:
+                self.train_dictionary(recompress=True)
+        elif self._blob_count >= self._trained_at * compression.RETRAIN_FACTOR:
+            self.train_dictionary(recompress=False)
+
+    def train_dictionary(self, recompress: bool = True) -> int | None:
+        """Train a new dictionary on the latest games' raw bytes; returns its id (None: too few).
+
+        With ``recompress``, blobs stored without a dictionary are rewritten with the new one
+        (each in its own transaction: a crash leaves every blob readable).
+        """
+        samples: list[bytes] = []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(Blob.data, Blob.dictionary_id).join(Game, Game.raw_blob_id == Blob.id)
+                                .order_by(Game.id.desc()).limit(compression.MAX_SAMPLES))
+            for row in rows:
+                raw = self._read_blob(row.data, row.dictionary_id)
+                if not raw.startswith(ZSTD_MAGIC):
+                    samples.append(raw)
+        if len(samples) < 32:
+            return None
+        try:
+            data = compression.train(samples)
+        except Exception:  # zstd refuses some sample sets (too uniform): keep the old dictionary
+            return None
+        with self.engine.begin() as conn:
+            new_id = (conn.execute(select(func.max(Dictionary.id))).scalar() or 0) + 1
+            conn.execute(insert(Dictionary).values(id=new_id, created_at=_now(), samples=len(samples), data=data))
+            trained_at = str(self._blob_count)
+            if conn.execute(select(Setting.key).where(Setting.key == "dictionary_trained_at_blobs")).scalar():
+                conn.execute(update(Setting).where(Setting.key == "dictionary_trained_at_blobs")
+                             .values(value=trained_at))
+            else:
+                conn.execute(insert(Setting).values(key="dictionary_trained_at_blobs", value=trained_at))
+        self.compressor.add_dictionary(new_id, data)
+        self._trained_at = self._blob_count
+        if recompress:
+            self.recompress(only_undictionaried=True)
+        return new_id
+
+    def recompress(self, only_undictionaried: bool = False, batch: int = 500) -> int:
+        """Rewrite blobs with the newest dictionary; returns how many were rewritten."""
+        current = self.compressor.current
+        if current is None:
+            return 0
+        done = 0
+        last = 0
+        while True:
+            with self.engine.begin() as conn:
+                query = select(Blob.id, Blob.data, Blob.dictionary_id).where(Blob.id > last)
+                if only_undictionaried:
+                    query = query.where(Blob.dictionary_id.is_(None))
+                else:
+                    query = query.where(or_(Blob.dictionary_id.is_(None), Blob.dictionary_id != current))
+                rows = conn.execute(query.order_by(Blob.id).limit(batch)).all()
+                if not rows:
+                    return done
+                for row in rows:
+                    raw = self._read_blob(row.data, row.dictionary_id)
+                    dict_id, data = self.compressor.compress(raw)
+                    if len(data) < len(row.data):
+                        conn.execute(update(Blob).where(Blob.id == row.id).values(data=data, dictionary_id=dict_id))
+                        done += 1
+                    last = row.id
+
+    # -- reading ------------------------------------------------------------------------------
+    def _game_columns(self):
+        return (Game.id, Game.game_id, Game.started_at, Game.rules, Game.players, Game.contract, Game.declarer,
+                Game.partner_seat, Game.result, Game.end_reason, Game.findings, Game.finding_kinds, Game.source,
+                Game.origin, Game.ingested_at, Game.code, Game.listed)
+
+    def _summary_fields(self, row) -> dict[str, Any]:
+        return dict(
+            public_id=self.ids.encode(row.id), game_id=row.game_id, started_at=_aware(row.started_at),
+            rules=row.rules, players=json.loads(row.players), contract=row.contract, declarer=row.declarer,
+            partner_seat=row.partner_seat, result=row.result, end_reason=row.end_reason, findings=row.findings,
+            finding_kinds=[k for k in row.finding_kinds.split(",") if k], source=row.source, origin=row.origin,
+            ingested_at=_aware(row.ingested_at), code=row.code, listed=bool(row.listed),
+        )
+
+    def get(self, public_id: str) -> ArchivedGame | None:
+        """A game by its public id, or None."""
+        game_id = self.ids.decode(public_id)
+        if game_id is None:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*self._game_columns(), Blob.data, Blob.dictionary_id)
+                               .join(Blob, Blob.id == Game.raw_blob_id).where(Game.id == game_id)).first()
+        if row is None:
+            return None
+        return ArchivedGame(**self._summary_fields(row), raw=self._read_blob(row.data, row.dictionary_id))
+
+    def count(self) -> int:
+        """How many games are stored."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(Game)).scalar_one()
+
+    def _filters(self, player=None, bot=None, rules=None, contract=None, declarer=None, result=None,
+                 end_reason=None, has_findings=None, finding_kind=None, started_from=None, started_to=None,
+                 listed=None) -> list[Any]:
+        where: list[Any] = []
+        if player:
+            value = player.strip().lower()
+            if "*" in value:
+                pattern = _like_pattern(value)
+                cond = or_(GamePlayer.name_lc.like(pattern, escape="\\"),
+                           GamePlayer.player_id_lc.like(pattern, escape="\\"))
+            else:
+                cond = or_(GamePlayer.name_lc == value, GamePlayer.player_id_lc == value)
+            where.append(Game.id.in_(select(GamePlayer.game_id).where(cond)))
+        if bot:
+            value = bot.strip().lower()
+            where.append(Game.id.in_(select(GamePlayer.game_id).where(
+                or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))))
+        if rules:
+            where.append(Game.rules == rules)
+        if contract:
+            where.append(Game.contract == _normal_contract(contract))
+        if declarer:
+            where.append(Game.declarer == _seat_letter(declarer, "declarer"))
+        if result:
+            if result not in ("declarer", "defenders"):
+                raise ArchiveError(f"result must be 'declarer' or 'defenders', not {result!r}")
+            where.append(Game.result == result)
+        if end_reason:
+            where.append(Game.end_reason == end_reason)
+        if has_findings is not None:
+            where.append(Game.findings > 0 if has_findings else Game.findings == 0)
+        if finding_kind:
+            where.append(Game.id.in_(select(GameFinding.game_id).where(GameFinding.kind == finding_kind)))
+        if started_from is not None:
+            where.append(Game.started_at >= _utc_naive(_as_datetime(started_from, "started_from")))
+        if started_to is not None:
+            where.append(Game.started_at < _utc_naive(_as_datetime(started_to, "started_to")))
+        if listed is not None:
+            where.append(Game.listed == bool(listed))
+        return where
+
+    def list(self, *, sort: str = "-started_at", limit: int = 50, offset: int = 0, **filters: Any) -> Page:
+        """A page of games matching the filters (see the package docstring)."""
+        descending = sort.startswith("-")
+        key = sort.lstrip("-+")
+        if key not in SORTS:
+            raise ArchiveError(f"unknown sort {sort!r} (one of {', '.join(SORTS)}, '-' in front for descending)")
+        if limit < 0 or offset < 0:
+            raise ArchiveError("limit and offset must not be negative")
+        unknown = set(filters) - set(FILTERS)
+        if unknown:
+            raise ArchiveError(f"unknown filter {', '.join(sorted(unknown))} (known: {', '.join(FILTERS)})")
+        where = self._filters(**filters)
+        column = SORTS[key]
+        order = (column.desc(), Game.id.desc()) if descending else (column.asc(), Game.id.asc())
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one()
+            rows = conn.execute(select(*self._game_columns()).where(*where).order_by(*order)
+                                .limit(limit).offset(offset)).all()
+        return Page([GameSummary(**self._summary_fields(r)) for r in rows], total)
+
+    def recent(self, limit: int = 20) -> list[GameSummary]:
+        """The latest listed games, newest first (for a home page)."""
+        return self.list(listed=True, sort="-ingested_at", limit=limit).items
+
+    def stats(self, by: str = "player") -> list[dict[str, Any]]:
+        """Per player (name) or bot: games, games as declarer, contracts made, findings."""
+        if by not in ("player", "bot"):
+            raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
+        key = GamePlayer.name if by == "player" else GamePlayer.bot
+        per_seat = (select(GameFinding.game_id, GameFinding.seat, func.count().label("n"))
+                    .group_by(GameFinding.game_id, GameFinding.seat).subquery())
+        is_declarer = Game.declarer == GamePlayer.seat
+        query = (
+            select(key.label("key"), func.count().label("games"),
+                   func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
+                   func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
+                   func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
+            .select_from(GamePlayer)
+            .join(Game, Game.id == GamePlayer.game_id)
+            .outerjoin(per_seat, and_(per_seat.c.game_id == GamePlayer.game_id, per_seat.c.seat == GamePlayer.seat))
+            .where(key.is_not(None))
+            .group_by(key)
+            .order_by(func.count().desc(), key)
+        )
+        with self.engine.connect() as conn:
+            return [{by: r.key, "games": r.games, "declarer": int(r.declarer or 0), "made": int(r.made or 0),
+                     "findings": int(r.findings or 0)} for r in conn.execute(query)]
+
+    # -- quarantine ---------------------------------------------------------------------------
+    def quarantine(self, limit: int = 50, offset: int = 0) -> Page:
+        """Inputs that could not be read (not yet resolved by a retry), oldest first."""
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(Quarantined)
+                                 .where(Quarantined.resolved == False)).scalar_one()  # noqa: E712
+            rows = conn.execute(
+                select(Quarantined, Blob.data, Blob.dictionary_id, Blob.size)
+                .join(Blob, Blob.id == Quarantined.blob_id)
+                .where(Quarantined.resolved == False)  # noqa: E712
+                .order_by(Quarantined.id).limit(limit).offset(offset)).all()
+        items = [QuarantinedInput(r.Quarantined.id, r.Quarantined.source, r.Quarantined.origin, r.Quarantined.error,
+                                  _aware(r.Quarantined.received_at), r.size, self._read_blob(r.data, r.dictionary_id))
+                 for r in rows]
+        return Page(items, total)
+
+    def retry_quarantine(self) -> list[IngestResult]:
+        """Read every quarantined input again; what now reads becomes games and leaves quarantine."""
+        results: list[IngestResult] = []
+        last = 0
+        while True:
+            page_rows: list[Any]
+            with self.engine.connect() as conn:
+                page_rows = conn.execute(
+                    select(Quarantined.id, Quarantined.source, Quarantined.origin, Blob.data, Blob.dictionary_id)
+                    .join(Blob, Blob.id == Quarantined.blob_id)
+                    .where(Quarantined.resolved == False, Quarantined.id > last)  # noqa: E712
+                    .order_by(Quarantined.id).limit(200)).all()
+            if not page_rows:
+                return results
+            for row in page_rows:
+                last = row.id
+                raw = self._read_blob(row.data, row.dictionary_id)
+                entries = read_logs(raw, row.source, max_decompressed=self.max_decompressed)
+                failed = [e for e in entries if not e.ok]
+                if failed:
+                    error = str(failed[0].error) if len(entries) == 1 else (
+                        f"{len(failed)} of {len(entries)} games unreadable; first: {failed[0].error}")
+                    with self.engine.begin() as conn:
+                        conn.execute(update(Quarantined).where(Quarantined.id == row.id).values(error=error))
+                    results.append(IngestResult(row.source, QUARANTINED, error=error, new=False))
+                    continue
+                single = len(entries) == 1 and entries[0].source == row.source
+                lines = raw.split(b"\n")
+                for entry in entries:
+                    if single:
+                        part = raw
+                    elif raw.startswith(ZSTD_MAGIC):
+                        part = entry.raw
+                    else:
+                        part = lines[int(entry.source.rsplit(":", 1)[1]) - 1]
+                    result, _ = self._ingest_one(entry, part, entry.source, row.origin, True)
+                    results.append(result)
+                with self.engine.begin() as conn:
+                    conn.execute(update(Quarantined).where(Quarantined.id == row.id)
+                                 .values(resolved=True, resolved_at=_now()))
+
+    # -- export -------------------------------------------------------------------------------
+    def iter_games(self, batch: int = 500) -> Iterator[tuple[str, bytes]]:
+        """``(public_id, raw bytes)`` of every game, oldest first."""
+        last = 0
+        while True:
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(Game.id, Blob.data, Blob.dictionary_id)
+                                    .join(Blob, Blob.id == Game.raw_blob_id).where(Game.id > last)
+                                    .order_by(Game.id).limit(batch)).all()
+            if not rows:
+                return
+            for row in rows:
+                last = row.id
+                yield self.ids.encode(row.id), self._read_blob(row.data, row.dictionary_id)
+
+    def iter_inputs(self, batch: int = 200) -> Iterator[tuple[str, bytes]]:
+        """``(source, bytes)`` of every input received, byte for byte, oldest first."""
+        last = 0
+        while True:
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(Receipt.id, Receipt.source, Receipt.blob_ids, Receipt.sha256)
+                                    .where(Receipt.id > last).order_by(Receipt.id).limit(batch)).all()
+                if not rows:
+                    return
+                wanted = {b for r in rows for b in json.loads(r.blob_ids)}
+                blobs = {b.id: (b.data, b.dictionary_id) for b in conn.execute(
+                    select(Blob.id, Blob.data, Blob.dictionary_id).where(Blob.id.in_(wanted)))}
+            for row in rows:
+                last = row.id
+                data = b"\n".join(self._read_blob(*blobs[b]) for b in json.loads(row.blob_ids))
+                if _sha(data) != row.sha256:
+                    raise ArchiveError(f"input {row.source!r} does not come back byte for byte (damaged archive)")
+                yield row.source, data
+
+    def export(self, directory: str | os.PathLike[str], inputs: bool = False) -> int:
+        """Write every game's raw bytes (or every input's, with ``inputs``) into a folder."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        count = 0
+        if not inputs:
+            for public_id, raw in self.iter_games():
+                (out / (public_id + raw_extension(raw))).write_bytes(raw)
+                count += 1
+            return count
+        used: set[str] = set()
+        for source, data in self.iter_inputs():
+            name = _safe_relative(source)
+            candidate, n = name, 1
+            while candidate in used or (out / candidate).exists():
+                n += 1
+                stem, dot, ext = name.partition(".")
+                candidate = f"{stem}~{n}{dot}{ext}"
+            used.add(candidate)
+            target = out / candidate
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            count += 1
+        return count
+
+    def export_jsonl(self, fh) -> int:
+        """Every game as one canonical JSON line; returns how many."""
+        count = 0
+        for public_id, raw in self.iter_games():
+            entries = read_logs(raw, public_id, max_decompressed=max(self.max_decompressed, 64 << 20))
+            fh.write(entries[0].log.canonical_json() + "\n")
+            count += 1
+        return count
+
+    # -- codes --------------------------------------------------------------------------------
+    def fill_codes(self, batch: int = 500) -> int:
+        """Fill the replay code of games stored before ``replay.codec`` was available."""
+        filled = 0
+        last = 0
+        while True:
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(Game.id).where(Game.code.is_(None), Game.id > last)
+                                    .order_by(Game.id).limit(batch)).scalars().all()
+            if not rows:
+                return filled
+            for game_id in rows:
+                last = game_id
+                game = self.get(self.ids.encode(game_id))
+                code = replay_code(game.replay()) if game else None
+                if code is None:
+                    if _codec_state.get("missing"):
+                        return filled
+                    continue
+                with self.engine.begin() as conn:
+                    conn.execute(update(Game).where(Game.id == game_id).values(code=code))
+                filled += 1
+
+
+FILTERS = ("player", "bot", "rules", "contract", "declarer", "result", "end_reason", "has_findings",
+           "finding_kind", "started_from", "started_to", "listed")
+
+
+def _lc(value: str | None) -> str | None:
+    return None if value is None else value.strip().lower()
+
+
+def _seat_letter(value: str, what: str) -> str:
+    letter = value.strip().upper()[:1]
+    if letter not in SEAT_LETTERS or len(value.strip()) not in (1, 4, 5):
+        raise ArchiveError(f"{what} must be a seat (N, E, S or W), not {value!r}")
+    return letter
+
+
+def _normal_contract(value: str) -> str:
+    from replay.cards import Call, CallParseError
+
+    try:
+        call = Call.parse(value)
+    except CallParseError:
+        raise ArchiveError(f"contract must be a bid like 3S or 2NT, not {value!r}") from None
+    if call.is_pass:
+        raise ArchiveError("contract must be a bid like 3S or 2NT, not pass")
+    return str(call)
+
+
+def _as_datetime(value: Any, what: str) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    try:
+        text = str(value).strip()
+        if text.endswith("Z"):
+            text = text[:-1] + "+00:00"
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ArchiveError(f"{what} must be an ISO 8601 date or time, not {value!r}") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _looks_like_json_lines(data: bytes, compressed: bool) -> bool:
+    if compressed:
+        return True
+    for line in data.split(b"\n"):
+        text = line.strip()
+        if text:
+            return text.startswith(b"{") and text.endswith(b"}")
+    return False
+
+
+def _whole_error(data: bytes, source: str) -> LogFormatError:
+    try:
+        parse_log(data, source)
+    except LogFormatError as exc:
+        return exc
+    return LogFormatError("not a game log", source)  # pragma: no cover - read_logs would have read it
+
+
+def _safe_relative(source: str) -> str:
+    if source in ("<stdin>", "-", ""):
+        return "stdin.input"
+    parts = [p for p in re.split(r"[\\/]+", source) if p not in ("", ".", "..")]
+    parts = [re.sub(r"[^\w.@+-]", "_", p)[:200] for p in parts]
+    return "/".join(parts) or "input"
+
+
+def _db_message(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """Files named, and log files inside named folders, recursively (hidden and temporary skipped)."""
+    out: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+            continue
+        path = Path(p)
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                rel = child.relative_to(path)
+                if any(part.startswith(".") for part in rel.parts):
+                    continue
+                if child.is_file() and is_log_name(child.name):
+                    out.append(str(child))
+        elif path.is_file():
+            out.append(str(path))
+        elif path.exists():
+            raise ArchiveError(f"{p}: not a file or folder")
+        else:
+            raise ArchiveError(f"{p}: no such file or folder")
+    return out
+
+
+def is_log_name(name: str) -> bool:
+    """A name a finished log file may have (temporary and hidden files are not logs)."""
+    if name.startswith(".") or name.endswith(("~", ".tmp", ".part", ".partial", ".swp")):
+        return False
+    return name.endswith(LOG_SUFFIXES)
