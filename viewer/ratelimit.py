@@ -1,0 +1,96 @@
+"""A per-client rate limit for uploads: a token bucket per client address, in memory.
+
+Each client (``request.remote_addr``; behind a reverse proxy, deploy with werkzeug's
+``ProxyFix`` so that this is the real client) gets ``burst`` requests at once and then
+``per_minute`` more each minute. A refused request gets a ``429`` with ``Retry-After``.
+The buckets live in the worker process: with N gunicorn workers a client gets at most N
+times the limit, which is still a bound.
+
+>>> limiter = RateLimiter(per_minute=60, burst=2, clock=lambda: 100.0)
+>>> [limiter.hit("1.2.3.4") for _ in range(3)]
+[0.0, 0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from flask import Response, current_app, jsonify, request
+
+
+class RateLimiter:
+    """Token buckets by key. ``hit(key)`` takes a token: 0.0 if allowed, else seconds to wait."""
+
+    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = 100_000):
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("a rate limit needs per_minute > 0 and burst >= 1")
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, last time)
+        self.lock = threading.Lock()
+
+    def hit(self, key: str, cost: float = 1.0) -> float:
+        now = self.clock()
+        with self.lock:
+            tokens, last = self.buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens >= cost:
+                self.buckets[key] = (tokens - cost, now)
+                wait = 0.0
+            else:
+                self.buckets[key] = (tokens, now)
+                wait = (cost - tokens) / self.rate
+            if len(self.buckets) > self.max_keys:
+                self._prune(now)
+        return wait
+
+    def _prune(self, now: float) -> None:
+        """Drop buckets that have refilled completely (they hold no state worth keeping)."""
+        full_after = self.burst / self.rate
+        for key in [k for k, (_, last) in self.buckets.items() if now - last > full_after]:
+            del self.buckets[key]
+
+
+def limiter(name: str = "uploads") -> RateLimiter:
+    """The app's limiter for ``name`` (``UPLOAD_RATE_PER_MINUTE`` and ``UPLOAD_RATE_BURST``)."""
+    key = f"ratelimit:{name}"
+    found = current_app.extensions.get(key)
+    if found is None:
+        cfg = current_app.config
+        found = current_app.extensions.setdefault(key, RateLimiter(
+            float(cfg.get("UPLOAD_RATE_PER_MINUTE", 30)), int(cfg.get("UPLOAD_RATE_BURST", 10))))
+    return found
+
+
+def client_key() -> str:
+    return request.remote_addr or "unknown"
+
+
+def check(name: str = "uploads") -> Response | None:
+    """``None`` if this client may go on, else the ``429`` response to send."""
+    wait = limiter(name).hit(client_key())
+    if wait <= 0:
+        return None
+    seconds = max(1, int(wait + 0.999))
+    message = f"too many uploads from your address: try again in {seconds} s"
+    response = jsonify({"error": message, "status": 429})
+    if not _wants_json():
+        from flask import render_template
+
+        response = Response(render_template("error.html", title="Slow down", message=message,
+                                            status=429, paste=""), mimetype="text/html")
+    response.status_code = 429
+    response.headers["Retry-After"] = str(seconds)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _wants_json() -> bool:
+    from .app import wants_json
+
+    return wants_json()
