@@ -15,9 +15,11 @@ from typing import Callable, Sequence
 
 import zstandard
 
-#: zstd level for blobs: with a trained dictionary, level 12 is within 10% of level 19's size
-#: on game logs at a tenth of its time (bench/archive.py prints the figures).
-LEVEL = 12
+#: zstd level for blobs: with a trained dictionary, level 9 is within 15% of level 19's size
+#: on game logs at a fifteenth of its time (bench/archive.py prints the figures).
+LEVEL = 9
+#: Blobs written before the first dictionary are few and rewritten once it is trained.
+LEVEL_WITHOUT_DICTIONARY = 3
 DICT_SIZE = 64 * 1024
 #: Train the first dictionary once this many blobs are stored; retrain at each multiple of 8.
 FIRST_TRAINING = 256
@@ -49,7 +51,7 @@ class Compressor:
         comp = self._compressors.get(dict_id)
         if comp is None:
             if dict_id is None:
-                comp = zstandard.ZstdCompressor(level=self.level, write_content_size=True)
+                comp = zstandard.ZstdCompressor(level=LEVEL_WITHOUT_DICTIONARY, write_content_size=True)
             else:
                 comp = zstandard.ZstdCompressor(level=self.level, dict_data=self._dicts[dict_id],
                                                 write_content_size=True, write_dict_id=True)

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     and_,
+    bindparam,
     case,
     create_engine,
     event,
@@ -336,15 +337,21 @@ class Archive:
     # -- blobs --------------------------------------------------------------------------------
     def _blob_id(self, conn: Connection, raw: bytes, sha: str | None = None) -> int:
         """The id of the blob holding ``raw``, storing it first if new."""
+        return self._blob(conn, raw, sha)[0]
+
+    def _blob(self, conn: Connection, raw: bytes, sha: str | None = None) -> tuple[int, bool]:
+        """``(blob id, whether it was new)`` for ``raw``."""
         sha = sha or _sha(raw)
-        found = conn.execute(select(Blob.id).where(Blob.sha256 == sha)).scalar()
+        found = conn.execute(_SELECT_BLOB, {"sha": sha}).scalar()
         if found is not None:
-            return found
+            self._last_blob_new = False
+            return found, False
         dict_id, data = self.compressor.compress(raw)
-        blob_id = conn.execute(insert(Blob).values(sha256=sha, size=len(raw), dictionary_id=dict_id, data=data)
-                               ).inserted_primary_key[0]
+        blob_id = conn.execute(_INSERT_BLOB, {"sha256": sha, "size": len(raw), "dictionary_id": dict_id,
+                                              "data": data}).inserted_primary_key[0]
         self._blob_count += 1
-        return blob_id
+        self._last_blob_new = True
+        return blob_id, True
 
     def _read_blob(self, data: bytes, dict_id: int | None) -> bytes:
         return self.compressor.decompress(data, dict_id)
@@ -352,7 +359,11 @@ class Archive:
     # -- ingest -------------------------------------------------------------------------------
     def ingest_bytes(self, data: bytes, source: str, *, origin: str = "file", listed: bool = True
                      ) -> list[IngestResult]:
-        """Every game in one input; the input's bytes are kept so that it can be given back."""
+        """Every game in one input; the input's bytes are kept so that it can be given back.
+
+        A single-game input is one transaction (game, blob and receipt); in a batch each game
+        is its own transaction and the receipt comes last.
+        """
         if origin not in ("file", "upload"):
             raise ArchiveError(f"origin must be 'file' or 'upload', not {origin!r}")
         if len(data) > self.max_input_bytes:
@@ -367,59 +378,62 @@ class Archive:
             entries = [LogEntry(source, data, error=_whole_error(data, source))]
         results: list[IngestResult] = []
         if single:
-            entry = entries[0]
-            result, blob_id = self._ingest_one(entry, data, source, origin, listed)
-            results.append(result)
-            segments: list[bytes | int] = [blob_id]
-        elif compressed:
-            for entry in entries:
-                result, _ = self._ingest_one(entry, entry.raw, entry.source, origin, listed)
-                results.append(result)
-            segments = [data]
+            results.append(self._ingest_one(entries[0], data, source, origin, listed, receipt=True)[0])
         else:
-            lines = data.split(b"\n")
-            by_line: dict[int, int] = {}
-            for entry in entries:
-                number = int(entry.source.rsplit(":", 1)[1])
-                result, blob_id = self._ingest_one(entry, lines[number - 1], entry.source, origin, listed)
-                results.append(result)
-                by_line[number - 1] = blob_id
-            segments = [by_line.get(i, line) for i, line in enumerate(lines)]
-        self._keep_receipt(data, source, origin, segments)
+            if compressed:
+                for entry in entries:
+                    results.append(self._ingest_one(entry, entry.raw, entry.source, origin, listed)[0])
+                segments: list[bytes | int] = [data]
+            else:
+                lines = data.split(b"\n")
+                by_line: dict[int, int] = {}
+                for entry in entries:
+                    number = int(entry.source.rsplit(":", 1)[1])
+                    result, blob_id = self._ingest_one(entry, lines[number - 1], entry.source, origin, listed)
+                    results.append(result)
+                    by_line[number - 1] = blob_id
+                segments = [by_line.get(i, line) for i, line in enumerate(lines)]
+            with self.engine.begin() as conn:
+                self._keep_receipt(conn, data, source, origin, segments)
         if self.auto_train:
             self._maybe_train()
         return results
 
-    def _ingest_one(self, entry: LogEntry, raw: bytes, source: str, origin: str, listed: bool
-                    ) -> tuple[IngestResult, int]:
-        if entry.log is None:
-            return self._quarantine(raw, source, origin, str(entry.error))
-        log = entry.log
-        canonical_sha = _sha(log.canonical_json().encode("utf-8"))
-        with self.engine.connect() as conn:
-            existing = conn.execute(select(Game.id, Game.findings, Game.raw_blob_id)
-                                    .where(Game.canonical_sha256 == canonical_sha)).first()
-        if existing is None:
-            try:
-                replay = log.replay()
-            except Exception as exc:  # an engine bug must not stop the batch: keep the input
-                return self._quarantine(raw, source, origin, f"the rules engine failed on this game: {exc!r}")
-            try:
-                return self._insert_game(log, replay, canonical_sha, raw, source, origin, listed)
-            except IntegrityError:  # a concurrent ingest stored the same game first
-                with self.engine.connect() as conn:
-                    existing = conn.execute(select(Game.id, Game.findings, Game.raw_blob_id)
-                                            .where(Game.canonical_sha256 == canonical_sha)).first()
-                if existing is None:
-                    raise
-        raw_sha = _sha(raw)
-        with self.engine.begin() as conn:
-            blob_id = self._blob_id(conn, raw, raw_sha)
-        return IngestResult(source, DUPLICATE, self.ids.encode(existing.id), existing.findings,
-                            new=blob_id != existing.raw_blob_id), blob_id
+    def _ingest_one(self, entry: LogEntry, raw: bytes, source: str, origin: str, listed: bool,
+                    receipt: bool = False) -> tuple[IngestResult, int]:
+        """One game (or one unreadable input) in one transaction; ``receipt``: raw is a whole input."""
+        try:
+            with self.engine.begin() as conn:
+                result, blob_id = self._ingest_in(conn, entry, raw, source, origin, listed)
+                if receipt:  # a new blob means bytes never received before: no receipt can exist
+                    self._keep_receipt(conn, raw, source, origin, [blob_id], known_new=self._last_blob_new)
+            return result, blob_id
+        except IntegrityError:  # a concurrent ingest stored the same game or bytes first: redo
+            with self.engine.begin() as conn:
+                result, blob_id = self._ingest_in(conn, entry, raw, source, origin, listed)
+                if receipt:
+                    self._keep_receipt(conn, raw, source, origin, [blob_id])
+            return result, blob_id
 
-    def _insert_game(self, log: GameLog, replay, canonical_sha: str, raw: bytes, source: str, origin: str,
-                     listed: bool) -> tuple[IngestResult, int]:
+    def _ingest_in(self, conn: Connection, entry: LogEntry, raw: bytes, source: str, origin: str,
+                   listed: bool) -> tuple[IngestResult, int]:
+        if entry.log is None:
+            return self._quarantine(conn, raw, source, origin, str(entry.error))
+        log = entry.log
+        canonical_sha = canonical_sha256(log)
+        existing = conn.execute(_SELECT_GAME_BY_SHA, {"sha": canonical_sha}).first()
+        if existing is not None:
+            blob_id = self._blob_id(conn, raw)
+            return IngestResult(source, DUPLICATE, self.ids.encode(existing.id), existing.findings,
+                                new=blob_id != existing.raw_blob_id), blob_id
+        try:
+            replay = log.replay()
+        except Exception as exc:  # an engine bug must not stop the batch: keep the input
+            return self._quarantine(conn, raw, source, origin, f"the rules engine failed on this game: {exc!r}")
+        return self._insert_game(conn, log, replay, canonical_sha, raw, source, origin, listed)
+
+    def _insert_game(self, conn: Connection, log: GameLog, replay, canonical_sha: str, raw: bytes, source: str,
+                     origin: str, listed: bool) -> tuple[IngestResult, int]:
         findings = replay.findings
         players = {}
         player_rows = []
@@ -432,7 +446,6 @@ class Archive:
                 "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
             })
         kinds = sorted({f.kind for f in findings})
-        code = replay_code(replay)
         row = {
             "canonical_sha256": canonical_sha,
             "game_id": log.game_id,
@@ -449,40 +462,39 @@ class Archive:
             "source": source,
             "origin": origin,
             "ingested_at": _now(),
-            "code": code,
+            "code": replay_code(replay),
             "listed": listed,
+            "raw_blob_id": self._blob_id(conn, raw),
         }
-        with self.engine.begin() as conn:
-            blob_id = self._blob_id(conn, raw)
-            row["raw_blob_id"] = blob_id
-            game_id = conn.execute(insert(Game).values(**row)).inserted_primary_key[0]
-            if player_rows:
-                conn.execute(insert(GamePlayer), [{"game_id": game_id, **p} for p in player_rows])
-            if findings:
-                conn.execute(insert(GameFinding), [
-                    {"game_id": game_id, "number": i, "kind": f.kind,
-                     "seat": None if f.seat is None else f.seat.name}
-                    for i, f in enumerate(findings)])
+        game_id = conn.execute(_INSERT_GAME, row).inserted_primary_key[0]
+        if player_rows:
+            for p in player_rows:
+                p["game_id"] = game_id
+            conn.execute(_INSERT_PLAYER, player_rows)
+        if findings:
+            conn.execute(_INSERT_FINDING, [
+                {"game_id": game_id, "number": i, "kind": f.kind, "seat": None if f.seat is None else f.seat.name}
+                for i, f in enumerate(findings)])
         status = STORED_WITH_FINDINGS if findings else STORED
-        return IngestResult(source, status, self.ids.encode(game_id), len(findings)), blob_id
+        return IngestResult(source, status, self.ids.encode(game_id), len(findings)), row["raw_blob_id"]
 
-    def _quarantine(self, raw: bytes, source: str, origin: str, error: str) -> tuple[IngestResult, int]:
-        with self.engine.begin() as conn:
-            blob_id = self._blob_id(conn, raw)
-            found = conn.execute(select(Quarantined.id).where(Quarantined.blob_id == blob_id)).scalar()
-            if found is None:
-                conn.execute(insert(Quarantined).values(blob_id=blob_id, source=source, origin=origin,
-                                                        error=error, received_at=_now()))
+    def _quarantine(self, conn: Connection, raw: bytes, source: str, origin: str, error: str
+                    ) -> tuple[IngestResult, int]:
+        blob_id = self._blob_id(conn, raw)
+        found = conn.execute(select(Quarantined.id).where(Quarantined.blob_id == blob_id)).scalar()
+        if found is None:
+            conn.execute(insert(Quarantined).values(blob_id=blob_id, source=source, origin=origin,
+                                                    error=error, received_at=_now()))
         return IngestResult(source, QUARANTINED, error=error, new=found is None), blob_id
 
-    def _keep_receipt(self, data: bytes, source: str, origin: str, segments: Sequence[bytes | int]) -> None:
+    def _keep_receipt(self, conn: Connection, data: bytes, source: str, origin: str,
+                      segments: Sequence[bytes | int], known_new: bool = False) -> None:
         sha = _sha(data)
-        with self.engine.begin() as conn:
-            if conn.execute(select(Receipt.id).where(Receipt.sha256 == sha)).scalar() is not None:
-                return
-            blob_ids = [s if isinstance(s, int) else self._blob_id(conn, s) for s in segments]
-            conn.execute(insert(Receipt).values(sha256=sha, source=source, origin=origin, received_at=_now(),
-                                                size=len(data), blob_ids=json.dumps(blob_ids)))
+        if not known_new and conn.execute(_SELECT_RECEIPT, {"sha": sha}).scalar() is not None:
+            return
+        blob_ids = [s if isinstance(s, int) else self._blob_id(conn, s) for s in segments]
+        conn.execute(_INSERT_RECEIPT, {"sha256": sha, "source": source, "origin": origin, "received_at": _now(),
+                                       "size": len(data), "blob_ids": json.dumps(blob_ids)})
 
     def ingest_paths(self, paths: Iterable[str], progress: Callable[[int, int, list[IngestResult]], None] | None = None,
                      *, stdin: BinaryIO | None = None) -> list[IngestResult]:
@@ -858,8 +870,26 @@ class Archive:
                 filled += 1
 
 
+_SELECT_BLOB = select(Blob.id).where(Blob.sha256 == bindparam("sha"))
+_INSERT_BLOB = insert(Blob.__table__)
+_SELECT_GAME_BY_SHA = select(Game.id, Game.findings, Game.raw_blob_id).where(Game.canonical_sha256 == bindparam("sha"))
+_INSERT_GAME = insert(Game.__table__)
+_INSERT_PLAYER = insert(GamePlayer.__table__)
+_INSERT_FINDING = insert(GameFinding.__table__)
+_SELECT_RECEIPT = select(Receipt.id).where(Receipt.sha256 == bindparam("sha"))
+_INSERT_RECEIPT = insert(Receipt.__table__)
+
 FILTERS = ("player", "bot", "rules", "contract", "declarer", "result", "end_reason", "has_findings",
            "finding_kind", "started_from", "started_to", "listed")
+
+
+def canonical_sha256(log: GameLog) -> str:
+    """SHA-256 of the game's compact canonical JSON, the key that makes re-encoded copies one game.
+
+    pydantic's own serializer gives the same bytes as ``GameLog.canonical_json()`` (compact,
+    UTF-8, ``None`` left out) at a third of the cost.
+    """
+    return _sha(log.model_dump_json(exclude_none=True).encode("utf-8"))
 
 
 def _lc(value: str | None) -> str | None:
