@@ -10,7 +10,7 @@ from replay.cli import cli, run
 
 # Each part adds its commands to the one group (one line each).
 # -- commands: archive
-# -- commands: viewer
+from viewer.serve import serve_command; cli.add_command(serve_command)  # noqa: E402,E702
 
 
 def main() -> None:

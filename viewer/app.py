@@ -1,0 +1,190 @@
+"""The viewer's Flask application factory.
+
+>>> app = create_app({"TESTING": True, "DB": "sqlite://"})
+>>> sorted(app.blueprints)[:3]
+['embed', 'home', 'replay']
+
+Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
+becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
+:data:`BLUEPRINTS` (or passing ``blueprints=``): each entry is ``"module:attribute"``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, Response, current_app, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from . import security
+from .assets import Assets
+
+#: The blueprints every app registers, in order.
+BLUEPRINTS: list[str] = [
+    "viewer.blueprints.static:bp",
+    "viewer.blueprints.home:bp",
+    "viewer.blueprints.replay:bp",
+    "viewer.blueprints.embed:bp",
+]
+
+DEFAULTS: dict[str, Any] = {
+    "DB": None,  # archive URL; None: the archive's default (sqlite:///var/game-replay.db)
+    "SITE_NAME": "Game Replay",
+    "EMBED_FRAME_ANCESTORS": "*",  # who may frame /embed/ pages
+    "PAGE_CACHE_SIZE": 512,  # rendered code pages kept in memory (they never change)
+    "COMPRESS": True,  # gzip text responses for clients that accept it
+    "COMPRESS_MIN_SIZE": 500,
+    "CODE_CACHE_SECONDS": 365 * 24 * 3600,
+    "RECENT_GAMES": 10,
+    "JSON_SORT_KEYS": False,
+}
+COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
+                      "image/svg+xml", "application/x-bridge-pbn", "application/x-bridge-lin")
+
+
+class PageError(Exception):
+    """A request the viewer cannot answer, with a status (4xx) and a message for the user."""
+
+    def __init__(self, message: str, status: int = 400, title: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.title = title or {400: "That is not a replay", 404: "Not found"}.get(status, "Cannot show that")
+
+
+def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | None = None) -> Flask:
+    """Build a viewer app. ``config`` overrides environment and defaults."""
+    app = Flask(__name__, static_folder=None, instance_relative_config=True)
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env(prefix="GAME_REPLAY")
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    assets = Assets()
+    app.extensions["assets"] = assets
+    app.jinja_env.globals.update(asset_url=assets.url, site_name=lambda: current_app.config["SITE_NAME"])
+    app.jinja_env.filters["contract_symbol"] = contract_symbol
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    registered = []
+    for spec in blueprints if blueprints is not None else BLUEPRINTS:
+        module_name, _, attr = spec.partition(":")
+        bp = getattr(importlib.import_module(module_name), attr or "bp")
+        app.register_blueprint(bp)
+        registered.append(bp.name)
+    app.extensions["viewer_blueprints"] = registered
+
+    security.init_app(app)
+    app.after_request(compress_response)
+    app.register_error_handler(PageError, _page_error)
+    app.register_error_handler(HTTPException, _http_error)
+    return app
+
+
+def contract_symbol(text: str | None) -> str:
+    """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
+    from replay.cards import Call
+
+    if not text:
+        return ""
+    try:
+        return Call.parse(text).symbol
+    except Exception:  # noqa: BLE001 - display only
+        return text
+
+
+# --- archive ---------------------------------------------------------------------------------
+
+def get_archive():
+    """The app's archive (opened on first use). Raises ``PageError(503)`` if unavailable."""
+    archive = current_app.extensions.get("archive")
+    if archive is None:
+        try:
+            from archive import Archive
+        except ImportError as exc:  # the archive package is not there
+            raise PageError(f"the archive is not available ({exc})", 503, "Archive unavailable") from None
+        url = current_app.config["DB"]
+        if url and url.startswith("sqlite:///"):
+            Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        archive = Archive(url or None)
+        current_app.extensions["archive"] = archive
+    return archive
+
+
+# --- responses -------------------------------------------------------------------------------
+
+def wants_json() -> bool:
+    path = request.path
+    if path.endswith(".json") or path.startswith("/api/") or path == "/oembed":
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+def error_response(message: str, status: int, title: str) -> Response:
+    if wants_json():
+        response = jsonify({"error": message, "status": status})
+    else:
+        html = render_template("error.html", message=message, title=title, status=status,
+                               paste=request.args.get("code", "") if request.path == "/" else "")
+        response = Response(html, status=status, mimetype="text/html")
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _page_error(exc: PageError) -> Response:
+    return error_response(exc.message, exc.status, exc.title)
+
+
+def _http_error(exc: HTTPException) -> Response:
+    if exc.code is not None and exc.code < 400:
+        return exc.get_response()
+    messages = {404: "There is no page at this address.",
+                405: "This page does not accept that kind of request."}
+    response = error_response(messages.get(exc.code, exc.description or exc.name), exc.code or 500, exc.name)
+    if exc.code == 405 and isinstance(exc, HTTPException):
+        allow = exc.get_response().headers.get("Allow")
+        if allow:
+            response.headers["Allow"] = allow
+    return response
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def compress_response(response: Response) -> Response:
+    """``after_request``: gzip text bodies for clients that accept gzip."""
+    response.vary.add("Accept-Encoding")
+    if (not current_app.config["COMPRESS"] or response.direct_passthrough or response.is_streamed
+            or "Content-Encoding" in response.headers or response.status_code < 200
+            or response.status_code in (204, 304) or response.mimetype not in COMPRESSIBLE_TYPES
+            or not accepts_gzip()):
+        return response
+    data = response.get_data()
+    if len(data) < current_app.config["COMPRESS_MIN_SIZE"]:
+        return response
+    response.set_data(gzip_bytes(data))
+    response.headers["Content-Encoding"] = "gzip"
+    if response.headers.get("ETag") and not response.headers["ETag"].startswith("W/"):
+        response.headers["ETag"] = "W/" + response.headers["ETag"]
+    return response
+
+
+def etag_for(*parts: str) -> str:
+    """A weak validator for content made from ``parts`` and the current assets and templates."""
+    assets: Assets = current_app.extensions["assets"]
+    digest = hashlib.sha256("\0".join((assets.version, *parts)).encode()).hexdigest()[:20]
+    return digest

@@ -1,0 +1,1 @@
+"""The viewer's blueprints, one per area (see ``viewer.app.BLUEPRINTS``)."""

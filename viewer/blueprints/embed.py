@@ -1,0 +1,95 @@
+"""Embeds for blogs: ``/embed/r/<code>``, ``/embed/g/<id>``, and ``/oembed`` (type ``rich``).
+
+Only these embed pages may be put in another site's iframe (see ``viewer.security``).
+oEmbed follows https://oembed.com: ``url`` and ``format`` (``json`` only: anything else is
+501), ``maxwidth``/``maxheight`` bound the iframe, an address we do not serve is 404.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from ..app import PageError
+from ..security import frameable
+from .replay import game_from_archive, game_from_code, immutable_page, render_game
+
+bp = Blueprint("embed", __name__)
+PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 640, 600
+MIN_WIDTH, MIN_HEIGHT = 200, 200
+
+
+@bp.get("/embed/r/<code>")
+@frameable
+def embed_code(code: str) -> Response:
+    return immutable_page("embed-r", lambda: render_game(game_from_code(code), "embed.html"))
+
+
+@bp.get("/embed/g/<public_id>")
+@frameable
+def embed_archived(public_id: str) -> Response:
+    game, _ = game_from_archive(public_id)
+    response = Response(render_game(game, "embed.html"), mimetype="text/html")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def _dimension(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or len(value) > 6:
+        raise PageError(f"{name} must be a whole number of pixels, not {value[:20]!r}", 400)
+    return int(value)
+
+
+@bp.get("/oembed")
+def oembed() -> Response:
+    fmt = request.args.get("format", "json")
+    if fmt != "json":
+        raise PageError(f"oEmbed format {fmt[:20]!r} is not supported; use json", 501, "Not implemented")
+    url = request.args.get("url", "")
+    if not url:
+        raise PageError("the url parameter is required", 400)
+    parts = urlsplit(url)
+    hosts = {request.host, *current_app.config.get("OEMBED_HOSTS", ())}
+    found = PAGE.match(parts.path or "")
+    if parts.scheme not in ("http", "https") or parts.netloc not in hosts or not found:
+        raise PageError("that address is not a replay on this site", 404)
+    kind, key = found.groups()
+    try:
+        with current_app.test_request_context(f"/{kind}/{key}", query_string=parts.query,
+                                              base_url=f"{parts.scheme}://{parts.netloc}"):
+            game = game_from_code(key) if kind == "r" else game_from_archive(key)[0]
+    except PageError as exc:
+        raise PageError(f"that address is not a replay on this site: {exc.message}", 404) from None
+
+    maxwidth, maxheight = _dimension("maxwidth"), _dimension("maxheight")
+    width, height = DEFAULT_WIDTH, DEFAULT_HEIGHT
+    if maxwidth is not None:
+        width = max(min(width, maxwidth), min(MIN_WIDTH, maxwidth))
+    if maxheight is not None:
+        height = max(min(height, maxheight), min(MIN_HEIGHT, maxheight))
+    src = f"{parts.scheme}://{parts.netloc}/embed/{kind}/{key}" + (f"?{parts.query}" if parts.query else "")
+    title = game.title
+    html = (f'<iframe src="{escape(src)}" width="{width}" height="{height}" '
+            f'style="border:0;max-width:100%" loading="lazy" title="{escape(title)}"></iframe>')
+    body = {
+        "version": "1.0",
+        "type": "rich",
+        "title": title,
+        "provider_name": current_app.config["SITE_NAME"],
+        "provider_url": f"{parts.scheme}://{parts.netloc}/",
+        "cache_age": 86400 if kind == "r" else 300,
+        "html": html,
+        "width": width,
+        "height": height,
+    }
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response

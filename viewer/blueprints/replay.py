@@ -1,0 +1,332 @@
+"""Replay pages: ``/r/<code>`` (a game from its code) and ``/g/<id>`` (an archived game).
+
+Each page is also JSON (``.json``), and offers the log (``/log.json``) and PBN/LIN exports.
+Code pages never change, so they are rendered once, kept in memory and sent with long-lived
+cache headers and an ETag.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+
+from replay.cards import ReplayError
+from replay.log import GameLog
+
+from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
+from ..view import PERSPECTIVES, ViewedGame, build_view, page_json
+
+bp = Blueprint("replay", __name__)
+MAX_CODE = 4096
+MAX_NAME = 60
+THEMES = ("auto", "light", "dark")
+
+
+# --- loading games -----------------------------------------------------------------------------
+
+def _codec():
+    try:
+        from replay import codec
+    except ImportError as exc:
+        raise PageError(f"replay codes cannot be read on this server ({exc})", 503, "Codes unavailable") from None
+    if not hasattr(codec, "decode"):
+        raise PageError("replay codes cannot be read on this server yet", 503, "Codes unavailable")
+    return codec
+
+
+def decode_code(text: str, names: dict[str, str] | None = None) -> GameLog:
+    """A ``GameLog`` from a code or link; ``PageError(400)`` saying what is wrong."""
+    if len(text) > MAX_CODE:
+        raise PageError(f"that code is {len(text)} characters long; codes are at most {MAX_CODE}")
+    codec = _codec()
+    try:
+        return codec.decode(text, names=names or None)
+    except ReplayError as exc:
+        raise PageError(f"not a replay code: {exc}", 400, "That is not a replay code") from None
+
+
+def canonical_code(log: GameLog, given: str) -> str:
+    """The code this server writes for a game (``given`` when it cannot encode)."""
+    codec = _codec()
+    try:
+        return codec.encode(log)
+    except Exception:  # noqa: BLE001 - a game the encoder cannot write keeps its given code
+        return given
+
+
+def is_legacy(text: str) -> bool:
+    codec = _codec()
+    check = getattr(codec, "is_legacy_code", None)
+    return bool(check and check(text))
+
+
+def names_of(log: GameLog) -> dict[str, str]:
+    """Player names by seat letter, as the log (or the link it came from) gives them."""
+    names: dict[str, str] = {}
+    for seat, player in log.players.items():
+        if player.name:
+            names[getattr(seat, "name", str(seat))] = player.name[:MAX_NAME]
+    return names
+
+
+def names_from_query(raw_query: str) -> dict[str, str]:
+    """Names from a link's ``players=N,E,S,W`` parameter (see docs/code-format.md)."""
+    from replay.codec.links import NAMES_PARAMETER, parse_names
+
+    for item in raw_query.split("&"):
+        key, _, value = item.partition("=")
+        if key == NAMES_PARAMETER:
+            return parse_names(value)
+    return {}
+
+
+def players_query(names: dict[str, str]) -> str:
+    """The canonical query that carries names (``players=...``), or ``""``."""
+    if not names:
+        return ""
+    from replay.codec.links import NAMES_PARAMETER, format_names
+
+    return f"{NAMES_PARAMETER}={format_names(names)}"
+
+
+def raw_query() -> str:
+    return request.query_string.decode("utf-8", "replace")
+
+
+def game_from_code(code: str) -> ViewedGame:
+    names = names_from_query(raw_query())
+    log = decode_code(code, names)
+    names = names_of(log)
+    return ViewedGame(log.replay(), names=names, code=code, path=f"/r/{code}", query=players_query(names),
+                      started_at=log.started_at.isoformat() if log.started_at else None)
+
+
+def game_from_archive(public_id: str) -> tuple[ViewedGame, Any]:
+    if len(public_id) > 64:
+        raise PageError("that is not a game id", 404)
+    archived = get_archive().get(public_id)
+    if archived is None:
+        raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
+    replay = archived.replay()
+    names = {s: (p.get("name") or "")[:MAX_NAME] for s, p in (archived.players or {}).items() if p.get("name")}
+    started = archived.started_at.isoformat() if archived.started_at else None
+    game = ViewedGame(replay, names=names, code=archived.code, public_id=archived.public_id,
+                      path=f"/g/{archived.public_id}", started_at=started,
+                      extra={"archive": _jsonable(archived.summary())})
+    return game, archived
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+def view_options(args) -> dict[str, Any]:
+    step = args.get("step", "")
+    perspective = args.get("view", "all")
+    theme = args.get("theme", "auto")
+    return {
+        "step": int(step) if step.isdigit() and len(step) < 6 else None,
+        "perspective": perspective if perspective in PERSPECTIVES else "all",
+        "reveal": args.get("reveal", "") in ("1", "true", "yes", "on"),
+        "theme": theme if theme in THEMES else "auto",
+    }
+
+
+def exports_available() -> dict[str, bool]:
+    import importlib.util
+
+    found = {}
+    for fmt in ("pbn", "lin"):
+        try:
+            found[fmt] = importlib.util.find_spec(f"replay.formats.{fmt}") is not None
+        except ImportError:
+            found[fmt] = False
+    return found
+
+
+def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
+    options = view_options(request.args)
+    view = build_view(game, step=options["step"], perspective=options["perspective"], reveal=options["reveal"])
+    base = request.host_url.rstrip("/")
+    page_url = base + game.path + (f"?{game.query}" if game.query else "")
+    embed_path = "/embed" + game.path + (f"?{game.query}" if game.query else "")
+    from .. import charts
+
+    links = {
+        "page": page_url,
+        "json": game.path + ".json" + (f"?{game.query}" if game.query else ""),
+        "log": game.path + "/log.json",
+        "embed": base + embed_path,
+        "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
+        "full": game.path + (f"?{game.query}" if game.query else ""),
+    }
+    for fmt, ok in exports_available().items():
+        if ok:
+            links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
+    return render_template(template, **view, links=links, theme=options["theme"],
+                           charts=charts.build_charts(game.replay), **extra)
+
+
+class PageCache:
+    """A small thread-safe LRU of rendered pages: ``key -> (html, gzipped html)``."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get_or_make(self, key: str, make: Callable[[], str]) -> tuple[bytes, bytes]:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+                return found
+        html = make().encode("utf-8")
+        entry = (html, gzip_bytes(html))
+        if self.size > 0:
+            with self.lock:
+                self.items[key] = entry
+                while len(self.items) > self.size:
+                    self.items.popitem(last=False)
+        return entry
+
+
+def page_cache() -> PageCache:
+    cache = current_app.extensions.get("page_cache")
+    if cache is None:
+        cache = current_app.extensions.setdefault("page_cache", PageCache(current_app.config["PAGE_CACHE_SIZE"]))
+    return cache
+
+
+def immutable_page(kind: str, make: Callable[[], str]) -> Response:
+    """An HTML page that never changes for its URL: ETag, 304s, a year of caching, kept rendered."""
+    key = f"{kind}\0{request.full_path}"
+    etag = etag_for(key)
+    headers = {"Cache-Control": f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable"}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+        response.set_etag(etag, weak=True)
+        return response
+    html, gz = page_cache().get_or_make(key, make)
+    if accepts_gzip() and current_app.config["COMPRESS"]:
+        response = Response(gz, mimetype="text/html", headers=headers)
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(html, mimetype="text/html", headers=headers)
+    response.set_etag(etag, weak=True)
+    return response
+
+
+def legacy_redirect(code: str, prefix: str) -> Response | None:
+    """A legacy code opens under this server's own code for the same game."""
+    if not is_legacy(code):
+        return None
+    log = decode_code(code)
+    new = canonical_code(log, code)
+    if new == code:
+        return None
+    query = request.query_string.decode("ascii", "replace")
+    return redirect(f"{prefix}/r/{new}" + (f"?{query}" if query else ""), 301)
+
+
+# --- routes ------------------------------------------------------------------------------------
+
+@bp.get("/r/<code>")
+def code_page(code: str) -> Response:
+    moved = legacy_redirect(code, "")
+    if moved is not None:
+        return moved
+
+    def make() -> str:
+        return render_game(game_from_code(code), "replay.html")
+
+    return immutable_page("r", make)
+
+
+@bp.get("/r/<code>.json")
+def code_json(code: str) -> Response:
+    game = game_from_code(code)
+    response = jsonify(page_json(game))
+    response.headers["Cache-Control"] = f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable"
+    response.set_etag(etag_for("rj", request.full_path), weak=True)
+    return response.make_conditional(request)
+
+
+@bp.get("/r/<code>/log.json")
+def code_log(code: str) -> Response:
+    log = decode_code(code)
+    return _download(log.canonical_json(indent=2) + "\n", "application/json", "game.json")
+
+
+@bp.get("/r/<code>.<any(pbn, lin):fmt>")
+def code_export(code: str, fmt: str) -> Response:
+    game = game_from_code(code)
+    return _export(game, fmt)
+
+
+@bp.get("/g/<public_id>")
+def archived_page(public_id: str) -> Response:
+    game, _ = game_from_archive(public_id)
+    response = Response(render_game(game, "replay.html"), mimetype="text/html")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@bp.get("/g/<public_id>.json")
+def archived_json(public_id: str) -> Response:
+    game, _ = game_from_archive(public_id)
+    return jsonify(page_json(game))
+
+
+@bp.get("/g/<public_id>/log.json")
+def archived_log(public_id: str) -> Response:
+    _, archived = game_from_archive(public_id)
+    return _download(archived.raw, "application/json", f"{archived.public_id}.json")
+
+
+@bp.get("/g/<public_id>.<any(pbn, lin):fmt>")
+def archived_export(public_id: str, fmt: str) -> Response:
+    game, _ = game_from_archive(public_id)
+    return _export(game, fmt)
+
+
+def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _export(game: ViewedGame, fmt: str) -> Response:
+    import importlib
+
+    try:
+        module = importlib.import_module(f"replay.formats.{fmt}")
+    except ImportError:
+        raise PageError(f"{fmt.upper()} export is not available on this server", 404) from None
+    writer = next((getattr(module, n) for n in (f"to_{fmt}", f"write_{fmt}", "dumps", "write", "export")
+                   if callable(getattr(module, n, None))), None)
+    if writer is None:
+        raise PageError(f"{fmt.upper()} export is not available on this server", 404)
+    try:
+        text = writer(game.replay)
+    except TypeError:
+        text = writer(game.replay.log)
+    except ReplayError as exc:
+        raise PageError(f"this game cannot be written as {fmt.upper()}: {exc}", 422, "Cannot export") from None
+    name = (game.code or game.public_id or "game")[:40]
+    mimetype = "application/x-bridge-pbn" if fmt == "pbn" else "application/x-bridge-lin"
+    response = _download(text, mimetype, f"{name}.{fmt}")
+    response.charset = "utf-8"
+    return response
