@@ -1,0 +1,654 @@
+"""Code format v1 for floating bridge: the whole game in about 35 URL-safe characters.
+
+The format is specified in ``docs/code-format.md``; this module is its reference
+implementation. In short: every choice is written as its index among the options the engine
+says were legal at that point, all packed into one integer (mixed radix); the deal and the set
+of bids use enumerative ranks; the integer is multiplied by a prime (the checksum) and written
+in base 62 behind a marker character that names the format.
+
+>>> from replay.bots import play_game
+>>> log = play_game(seed=7)
+>>> code = encode(log)
+>>> code[0] in MARKERS, len(code) < 45
+(True, True)
+>>> decode_code(code).hands == log.hands
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Call, Card, hand_points
+from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
+from ..log import (
+    FORMAT,
+    MAX_EVENTS,
+    BidEvent,
+    End,
+    GameLog,
+    Hands,
+    PartnerEvent,
+    PlayEvent,
+    TrickEvent,
+)
+from ..rules import PRESETS, Rules, first_leader, legal_cards_mask, targets, trick_winner_index
+from .errors import CodeError
+from .intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..game import GameReplay
+
+# --- the text layer --------------------------------------------------------------------------
+#: First character of every v1 floating bridge code: one of 16 letters, ``A``..``P``.
+MARKER_FIRST = CHAR_VALUE["A"]
+MARKER_BLOCK = 16
+MARKERS = ALPHABET[MARKER_FIRST:MARKER_FIRST + MARKER_BLOCK]
+#: The checksum: the code's integer is always a multiple of this prime.
+CHECK_PRIME = 509
+#: Longest text decode() looks at (a fallback code of a 5,000-event log fits well inside).
+MAX_CODE_LENGTH = 16000
+
+# --- the header ------------------------------------------------------------------------------
+KIND_BRIDGEBOT = 0   # clean game, preset bridgebot, ended as the rules say
+KIND_ALL_TRICKS = 1  # clean game, preset all-tricks, ended as the rules say
+KIND_EXTENDED = 2    # clean game: any rules, any end, how far it went
+KIND_FALLBACK = 3    # a game with findings: every event kept
+KINDS = 4
+PRESET_ORDER = ("bridgebot", "all-tricks")
+WASH_RADIX = 41  # wash_threshold 0..40
+
+# extended end digit
+END_ABSENT_FINISHED, END_NATURAL, END_ABSENT_STOPPED = 0, 1, 2
+STOP_REASONS = ("cancelled", "timeout", "abandoned")  # digits 3, 4, 5
+EXT_END_RADIX = 6
+MAX_ACTIONS_RADIX = 160  # a game has at most 106 calls, 1 partner card and 52 plays
+# fallback end digit
+FALLBACK_ENDS = (None, "completed", "passed_out", "cancelled", "timeout", "abandoned")
+
+# fallback raw events
+RAW_BID, RAW_PARTNER, RAW_PLAY, RAW_TRICK = 0, 144, 352, 560
+RAW_END = 564
+RAW_RADIX = 565
+
+_DEAL_RADICES = (BINOMIAL[52][13], BINOMIAL[39][13], BINOMIAL[26][13])
+
+
+# --- encoding --------------------------------------------------------------------------------
+
+def encode(game: "GameLog | GameReplay") -> str:
+    """The v1 code of a game (a ``GameLog`` or a ``GameReplay``).
+
+    Clean games get the compact form; games with findings get the flagged fallback form,
+    which keeps every call, card and trick announcement so that the findings come back.
+    Player names, times, chat and meta are never in a code.
+    """
+    from ..game import GameReplay
+
+    if isinstance(game, GameReplay):
+        replay, log = game, game.log
+    elif isinstance(game, GameLog):
+        log = game
+        replay = log.replay()
+    else:
+        raise TypeError(f"encode() takes a GameLog or a GameReplay, not {type(game).__name__}")
+    rules = log.rules
+    if rules.preset not in PRESET_ORDER:
+        raise CodeError(f"code v1 cannot carry the rules preset {rules.preset!r}")
+    writer = DigitWriter()
+    if replay.findings:
+        _encode_fallback(writer, log)
+    else:
+        _encode_clean(writer, log, replay.steps[-1].phase)
+    return _to_text(writer.value())
+
+
+def _to_text(payload: int) -> str:
+    total = payload * CHECK_PRIME
+    rest, marker = divmod(total, MARKER_BLOCK)
+    return ALPHABET[MARKER_FIRST + marker] + _base62(rest)
+
+
+def _base62(value: int) -> str:
+    out = []
+    while value:
+        value, digit = divmod(value, 62)
+        out.append(ALPHABET[digit])
+    return "".join(reversed(out))
+
+
+def _put_rules(w: DigitWriter, rules: Rules) -> None:
+    w.put(PRESET_ORDER.index(rules.preset), len(PRESET_ORDER))
+    overrides = rules.overrides
+    w.put(1 if overrides else 0, 2)
+    if overrides:
+        w.put(int(rules.play_all_tricks), 2)
+        w.put(int(rules.trump_in_first_trick), 2)
+        w.put(int(rules.self_partner), 2)
+        w.put(rules.wash_threshold, WASH_RADIX)
+
+
+def _put_deal(w: DigitWriter, masks: list[int]) -> None:
+    """Three combination ranks: N's 13 of 52 cards, E's 13 of the other 39, S's 13 of 26."""
+    taken = 0
+    for seat in range(3):
+        mask = masks[seat]
+        positions = []
+        m = mask
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            positions.append(card - (taken & (low - 1)).bit_count())
+            m ^= low
+        w.put(rank_subset(positions, 52 - 13 * seat), _DEAL_RADICES[seat])
+        taken |= mask
+
+
+def _is_partition(hands) -> bool:
+    seen = 0
+    for cards in hands:
+        if len(cards) != 13:
+            return False
+        for c in cards:
+            if seen >> c & 1:
+                return False
+            seen |= 1 << c
+    return True
+
+
+def _hand_masks(hands) -> list[int]:
+    masks = []
+    for cards in hands:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        masks.append(m)
+    return masks
+
+
+def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
+    rules = log.rules
+    actions = [e for e in log.events if isinstance(e, (BidEvent, PartnerEvent, PlayEvent))]
+    hands = log.hands.by_seat()
+    finished = final_phase == OVER
+    logged = log.end.reason if log.end is not None else None
+    natural = logged is not None and finished
+    if natural and not rules.overrides:
+        w.put(PRESET_ORDER.index(rules.preset), KINDS)  # KIND_BRIDGEBOT / KIND_ALL_TRICKS
+    else:
+        w.put(KIND_EXTENDED, KINDS)
+        _put_rules(w, rules)
+        if natural:
+            w.put(END_NATURAL, EXT_END_RADIX)
+        elif logged is None and finished:
+            w.put(END_ABSENT_FINISHED, EXT_END_RADIX)
+        else:
+            digit = END_ABSENT_STOPPED if logged is None else 3 + STOP_REASONS.index(logged)
+            w.put(digit, EXT_END_RADIX)
+            w.put(len(actions), MAX_ACTIONS_RADIX)
+    w.put(log.first_bidder, 4)
+    masks = _hand_masks(hands)
+    _put_deal(w, masks)
+    # the auction: how many bids, which ones (a set: they only go up), and the passes between
+    calls = [e.bid for e in actions if isinstance(e, BidEvent)]
+    bids = [c for c in calls if c != PASS_VALUE]
+    k = len(bids)
+    w.put(k, 36)
+    w.put(rank_subset(bids, 35), BINOMIAL[35][k])
+    if k:
+        run = 0
+        runs = []
+        for c in calls:
+            if c == PASS_VALUE:
+                run += 1
+            else:
+                runs.append(run)
+                run = 0
+        w.put(runs[0], 4)
+        for r in runs[1:]:
+            w.put(r, 3)
+    # partner card and plays: each an index among the legal options
+    rest = actions[len(calls):]
+    if not rest:
+        return
+    declarer = (log.first_bidder + len(calls) - 1 - (3 if bids[-1] != 34 else 0)) & 3
+    card = rest[0].card
+    if rules.self_partner:
+        w.put(card, 52)
+    else:
+        own = masks[declarer]
+        w.put(card - (own & ((1 << card) - 1)).bit_count(), 52 - own.bit_count())
+    play = _PlayState(masks, rules, declarer, bids[-1], card)
+    put = w.put
+    for e in rest[1:]:
+        card = e.card
+        legal = play.legal()
+        put((legal & ((1 << card) - 1)).bit_count(), legal.bit_count())
+        play.push(card)
+
+
+class _PlayState:
+    """The play of a clean game, tracked with the rules' own functions (``replay.rules``).
+
+    Codes of clean games only ever hold legal cards, so this needs none of the engine's
+    breach handling; ``Game`` itself judges every decoded game (tests check they agree).
+    """
+
+    __slots__ = ("hands", "rules", "trump", "broken", "trick", "leader", "to_act", "tricks",
+                 "need", "need_def", "side", "declarer_tricks", "defender_tricks", "over")
+
+    def __init__(self, masks: list[int], rules: Rules, declarer: int, contract: int, partner: int):
+        self.hands = list(masks)
+        self.rules = rules
+        strain = contract % 5
+        self.trump = None if strain == 4 else strain
+        self.broken = False
+        self.trick: list[int] = []
+        self.leader = self.to_act = first_leader(declarer, contract)
+        self.tricks = 0
+        self.need, self.need_def = targets(contract)
+        holder = next(s for s in range(4) if masks[s] >> partner & 1)
+        self.side = (1 << declarer) | (1 << holder)
+        self.declarer_tricks = self.defender_tricks = 0
+        self.over = False
+
+    def legal(self) -> int:
+        trick = self.trick
+        return legal_cards_mask(self.hands[self.to_act], trick[0] // 13 if trick else None, self.trump,
+                                self.broken, self.tricks == 0, self.rules)
+
+    def push(self, card: int) -> int | None:
+        """Play a card for the seat to act; returns the trick's winner when it completes it."""
+        seat = self.to_act
+        self.hands[seat] &= ~(1 << card)
+        trick = self.trick
+        trick.append(card)
+        if card // 13 == self.trump:
+            self.broken = True
+        if len(trick) < 4:
+            self.to_act = (seat + 1) & 3
+            return None
+        winner = (self.leader + trick_winner_index(trick, self.trump)) & 3
+        self.trick = []
+        self.tricks += 1
+        if self.side >> winner & 1:
+            self.declarer_tricks += 1
+        else:
+            self.defender_tricks += 1
+        if self.tricks == 13 or (not self.rules.play_all_tricks and (
+                self.declarer_tricks >= self.need or self.defender_tricks >= self.need_def)):
+            self.over = True
+        self.leader = self.to_act = winner
+        return winner
+
+
+def _legal_mask(game: Game, seat: int) -> int:
+    trick = game.trick
+    led = trick[0][1] // 13 if trick else None
+    return legal_cards_mask(game.hands[seat], led, game.trump, game.trump_broken,
+                            not game.trick_winners, game.rules)
+
+
+def _encode_fallback(w: DigitWriter, log: GameLog) -> None:
+    rules = log.rules
+    w.put(KIND_FALLBACK, KINDS)
+    _put_rules(w, rules)
+    w.put(FALLBACK_ENDS.index(log.end.reason if log.end is not None else None), len(FALLBACK_ENDS))
+    w.put(log.first_bidder, 4)
+    hands = log.hands.by_seat()
+    if _is_partition(hands):
+        w.put(1, 2)
+        _put_deal(w, _hand_masks(hands))
+    else:
+        w.put(0, 2)
+        for cards in hands:
+            w.put(len(cards), 53)
+            for c in cards:
+                w.put(c, 52)
+    game = Game(hands, log.first_bidder, rules)
+    game.check_deal()
+    for e in log.events:
+        if isinstance(e, BidEvent):
+            raw, value = RAW_BID + e.seat * 36 + e.bid, e.bid
+        elif isinstance(e, PartnerEvent):
+            raw, value = RAW_PARTNER + e.seat * 52 + e.card, e.card
+        elif isinstance(e, PlayEvent):
+            raw, value = RAW_PLAY + e.seat * 52 + e.card, e.card
+        elif isinstance(e, TrickEvent):
+            raw, value = RAW_TRICK + e.winner, None
+        else:
+            continue  # chat is not part of a code
+        options = _expected(game)
+        expected_seat, kind, option_count, index_of, announce = options
+        radix = option_count + (1 if announce is not None else 0) + 1
+        digit = None
+        if isinstance(e, TrickEvent):
+            if announce is not None and e.winner == announce:
+                digit = option_count
+        elif kind is not None and e.type == kind and e.seat == expected_seat:
+            digit = index_of(value)
+        if digit is None:
+            w.put(radix - 1, radix)
+            w.put(raw, RAW_RADIX)
+        else:
+            w.put(digit, radix)
+        _apply(game, e)
+    options = _expected(game)
+    w.put(options[2] + (1 if options[4] is not None else 0), options[2] + (1 if options[4] is not None else 0) + 1)
+    w.put(RAW_END, RAW_RADIX)
+
+
+def _expected(game: Game):
+    """What the engine expects next: (seat, event type, option count, index function, winner).
+
+    ``index function`` gives a value's index among the legal options, or None when it is not
+    legal. ``winner`` is the seat a correct trick announcement would name, when one is due.
+    """
+    announce = game.trick_winners[-1] if (game.pending_announcement and not game.stopped) else None
+    if game.stopped or game.phase == OVER or game.to_act is None:
+        return None, None, 0, None, announce
+    seat = game.to_act
+    if game.phase == AUCTION:
+        start = 0 if game.highest_bid is None else game.highest_bid + 1
+
+        def call_index(call: int, start: int = start) -> int | None:
+            if call == PASS_VALUE:
+                return 0
+            return call - start + 1 if call >= start else None
+
+        return seat, "bid", 1 + 35 - start, call_index, announce
+    if game.phase == PARTNER:
+        if game.rules.self_partner:
+            return seat, "partner", 52, (lambda card: card), announce
+        own = _hand_masks([game.deal[game.declarer]])[0]
+
+        def partner_index(card: int, own: int = own) -> int | None:
+            if own >> card & 1:
+                return None
+            return card - (own & ((1 << card) - 1)).bit_count()
+
+        return seat, "partner", 52 - own.bit_count(), partner_index, announce
+    legal = _legal_mask(game, seat)
+
+    def play_index(card: int, legal: int = legal) -> int | None:
+        if not legal >> card & 1:
+            return None
+        return (legal & ((1 << card) - 1)).bit_count()
+
+    return seat, "play", legal.bit_count(), play_index, announce
+
+
+def _apply(game: Game, e) -> None:
+    """Push one event the way ``GameReplay.from_log`` does."""
+    if game.stopped:
+        return
+    if isinstance(e, PlayEvent):
+        game.push_play(e.seat, e.card)
+    elif isinstance(e, BidEvent):
+        game.push_call(e.seat, e.bid)
+    elif isinstance(e, PartnerEvent):
+        game.push_partner(e.seat, e.card)
+    elif isinstance(e, TrickEvent):
+        game.announce_trick(e.winner)
+
+
+# --- decoding --------------------------------------------------------------------------------
+
+DAMAGED = "the code is damaged (a character mistyped, lost, added or swapped?)"
+
+
+def decode_code(code: str) -> GameLog:
+    """The game of a v1 code (a bare code: no link, no ``#``). Raises ``CodeError``."""
+    if not code:
+        raise CodeError("empty code")
+    if len(code) > MAX_CODE_LENGTH:
+        raise CodeError(f"a code is at most {MAX_CODE_LENGTH} characters; this text has {len(code)}")
+    marker = CHAR_VALUE.get(code[0], -1) - MARKER_FIRST
+    if not 0 <= marker < MARKER_BLOCK:
+        raise CodeError(
+            f"{code[0]!r} does not start a replay code (v1 codes start with a letter {MARKERS[0]}-{MARKERS[-1]})")
+    rest = code[1:]
+    for i, ch in enumerate(rest, start=2):
+        if ch not in CHAR_VALUE:
+            raise CodeError(f"character {i} of the code, {ch!r}, is not allowed (codes use only 0-9, A-Z, a-z)")
+    if rest.startswith("0"):
+        raise CodeError(f"{DAMAGED}: a 0 cannot follow the first letter")
+    total = _from_base62(rest) * MARKER_BLOCK + marker
+    payload, check = divmod(total, CHECK_PRIME)
+    if check:
+        raise CodeError(f"checksum mismatch: {DAMAGED}")
+    reader = DigitReader(payload)
+    kind = reader.get(KINDS)
+    if kind == KIND_FALLBACK:
+        log = _decode_fallback(reader)
+    else:
+        log = _decode_clean(reader, kind)
+    if reader.value:
+        raise CodeError(f"{DAMAGED}: it holds more than one game")
+    return log
+
+
+def _from_base62(text: str) -> int:
+    value = 0
+    values = CHAR_VALUE
+    step = 10
+    chunk_base = 62 ** step
+    for start in range(0, len(text), step):
+        part = text[start:start + step]
+        chunk = 0
+        for ch in part:
+            chunk = chunk * 62 + values[ch]
+        value = value * (chunk_base if len(part) == step else 62 ** len(part)) + chunk
+    return value
+
+
+def _get_rules(r: DigitReader) -> Rules:
+    preset = PRESETS[PRESET_ORDER[r.get(len(PRESET_ORDER))]]
+    if not r.get(2):
+        return preset
+    rules = replace(preset, play_all_tricks=bool(r.get(2)), trump_in_first_trick=bool(r.get(2)),
+                    self_partner=bool(r.get(2)), wash_threshold=r.get(WASH_RADIX))
+    if not rules.overrides:
+        raise CodeError(f"{DAMAGED}: its rules flags repeat the preset")
+    return rules
+
+
+def _get_deal(r: DigitReader) -> list[list[Card]]:
+    remaining = list(range(52))
+    hands: list[list[Card]] = []
+    for seat in range(3):
+        positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, len(remaining))
+        hands.append([CARDS[remaining[p]] for p in positions])
+        chosen = set(positions)
+        remaining = [c for i, c in enumerate(remaining) if i not in chosen]
+    hands.append([CARDS[c] for c in remaining])
+    return hands
+
+
+_EVENT_CACHE: dict[tuple[str, int, int], Any] = {}
+
+
+def _event(kind: str, seat: int, value: int) -> Any:
+    """A shared, frozen event object (events carry no time in a decoded log)."""
+    key = (kind, seat, value)
+    event = _EVENT_CACHE.get(key)
+    if event is None:
+        if kind == "bid":
+            event = BidEvent.model_construct(type="bid", seat=SEATS[seat], bid=CALLS[value])
+        elif kind == "partner":
+            event = PartnerEvent.model_construct(type="partner", seat=SEATS[seat], card=CARDS[value])
+        elif kind == "play":
+            event = PlayEvent.model_construct(type="play", seat=SEATS[seat], card=CARDS[value])
+        else:
+            event = TrickEvent.model_construct(type="trick", winner=SEATS[seat])
+        _EVENT_CACHE[key] = event
+    return event
+
+
+def _make_log(rules: Rules, first_bidder: int, hands, events: list, end: str | None) -> GameLog:
+    return GameLog.model_construct(
+        format=FORMAT,
+        game_id=None,
+        started_at=None,
+        players={},
+        meta={},
+        rules=rules,
+        first_bidder=SEATS[first_bidder],
+        hands=Hands.model_construct(N=hands[0], E=hands[1], S=hands[2], W=hands[3]),
+        events=events,
+        end=None if end is None else End.model_construct(reason=end),
+    )
+
+
+def _decode_clean(r: DigitReader, kind: int) -> GameLog:
+    stop_after: int | None = None
+    end: str | None
+    if kind == KIND_EXTENDED:
+        rules = _get_rules(r)
+        end_digit = r.get(EXT_END_RADIX)
+        if end_digit == END_ABSENT_FINISHED:
+            end = None
+        elif end_digit == END_NATURAL:
+            end = "completed"  # or passed_out: fixed below
+        else:
+            end = None if end_digit == END_ABSENT_STOPPED else STOP_REASONS[end_digit - 3]
+            stop_after = r.get(MAX_ACTIONS_RADIX)
+    else:
+        rules = PRESETS[PRESET_ORDER[kind]]
+        end = "completed"
+    first_bidder = r.get(4)
+    hands = _get_deal(r)
+    for seat, cards in enumerate(hands):
+        if hand_points(cards) < rules.wash_threshold:
+            raise CodeError(f"{DAMAGED}: it deals {SEATS[seat].full_name} a hand below the wash threshold")
+    k = r.get(36)
+    bids = unrank_subset(r.get(BINOMIAL[35][k]), k, 35)
+    calls: list[int] = []
+    if k == 0:
+        calls = [PASS_VALUE] * 4
+    else:
+        calls.extend([PASS_VALUE] * r.get(4))
+        calls.append(bids[0])
+        for bid in bids[1:]:
+            calls.extend([PASS_VALUE] * r.get(3))
+            calls.append(bid)
+        last_bid_at = len(calls)
+        if bids[-1] != 34:
+            calls.extend([PASS_VALUE] * 3)
+        if stop_after is not None and stop_after < last_bid_at:
+            raise CodeError(f"{DAMAGED}: it stops before its own last bid")
+    if stop_after is not None and stop_after < len(calls):
+        calls = calls[:stop_after]
+    events: list[Any] = []
+    seat = first_bidder
+    for call in calls:
+        events.append(_event("bid", seat, call))
+        seat = (seat + 1) & 3
+    done = len(calls)
+    limit = 10_000 if stop_after is None else stop_after
+    finished = k == 0 and done == 4
+    if k and done < limit:
+        contract = bids[-1]
+        declarer = (first_bidder + last_bid_at - 1) & 3
+        masks = _hand_masks(hands)
+        if rules.self_partner:
+            partner = r.get(52)
+        else:
+            own = masks[declarer]
+            partner = _select(~own & ((1 << 52) - 1), r.get(52 - own.bit_count()))
+        events.append(_event("partner", declarer, partner))
+        done += 1
+        play = _PlayState(masks, rules, declarer, contract, partner)
+        get = r.get
+        append = events.append
+        while not play.over and done < limit:
+            seat = play.to_act
+            legal = play.legal()
+            card = _select(legal, get(legal.bit_count()))
+            winner = play.push(card)
+            append(_event("play", seat, card))
+            done += 1
+            if winner is not None:
+                append(_event("trick", winner, 0))
+        finished = play.over
+    if stop_after is None:
+        if not finished:  # cannot happen: a natural game always runs to its end
+            raise CodeError(f"{DAMAGED}: the game does not reach its end")
+        if end is not None and k == 0:
+            end = "passed_out"
+    elif done != stop_after or finished:
+        raise CodeError(f"{DAMAGED}: it says the game stopped after {stop_after} actions, "
+                        "which does not fit the game")
+    return _make_log(rules, first_bidder, hands, events, end)
+
+
+def _select(mask: int, index: int) -> int:
+    """The index-th lowest card of a mask."""
+    for _ in range(index):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _decode_fallback(r: DigitReader) -> GameLog:
+    rules = _get_rules(r)
+    end = FALLBACK_ENDS[r.get(len(FALLBACK_ENDS))]
+    first_bidder = r.get(4)
+    if r.get(2):
+        hands = _get_deal(r)
+    else:
+        hands = []
+        for _ in range(4):
+            hands.append([CARDS[r.get(52)] for _ in range(r.get(53))])
+    game = Game(hands, first_bidder, rules)
+    game.check_deal()
+    events: list[Any] = []
+    while True:
+        seat, kind, count, index_of, announce = _expected(game)
+        radix = count + (1 if announce is not None else 0) + 1
+        digit = r.get(radix)
+        if digit < count:
+            if kind == "bid":
+                start = 0 if game.highest_bid is None else game.highest_bid + 1
+                event = _event("bid", seat, PASS_VALUE if digit == 0 else start + digit - 1)
+            elif kind == "partner":
+                if rules.self_partner:
+                    card = digit
+                else:
+                    own = _hand_masks([game.deal[game.declarer]])[0]
+                    card = _select(~own & ((1 << 52) - 1), digit)
+                event = _event("partner", seat, card)
+            else:
+                event = _event("play", seat, _select(_legal_mask(game, seat), digit))
+        elif announce is not None and digit == count:
+            event = _event("trick", announce, 0)
+        else:
+            raw = r.get(RAW_RADIX)
+            if raw == RAW_END:
+                break
+            if raw < RAW_PARTNER:
+                event = _event("bid", raw // 36, raw % 36)
+            elif raw < RAW_PLAY:
+                raw -= RAW_PARTNER
+                event = _event("partner", raw // 52, raw % 52)
+            elif raw < RAW_TRICK:
+                raw -= RAW_PLAY
+                event = _event("play", raw // 52, raw % 52)
+            else:
+                event = _event("trick", raw - RAW_TRICK, 0)
+            # an event the compact digit could have said is never written raw
+            if _compact_digit(game, event, seat, kind, index_of, announce) is not None:
+                raise CodeError(f"{DAMAGED}: an event is written in a long form it never takes")
+        events.append(event)
+        if len(events) > MAX_EVENTS:
+            raise CodeError(f"{DAMAGED}: it holds more than {MAX_EVENTS} events")
+        _apply(game, event)
+    return _make_log(rules, first_bidder, hands, events, end)
+
+
+def _compact_digit(game: Game, event, seat, kind, index_of, announce) -> int | None:
+    if isinstance(event, TrickEvent):
+        return 0 if announce is not None and event.winner == announce else None
+    if kind is None or event.type != kind or event.seat != seat:
+        return None
+    return index_of(event.bid if kind == "bid" else event.card)
