@@ -706,7 +706,7 @@ class Archive:
                     .group_by(GameFinding.game_id, GameFinding.seat).subquery())
         is_declarer = Game.declarer == GamePlayer.seat
         query = (
-            select(key.label("key"), func.count().label("games"),
+            select(key.label("key"), func.count(GamePlayer.game_id.distinct()).label("games"),
                    func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
                    func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
                    func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
@@ -715,7 +715,7 @@ class Archive:
             .outerjoin(per_seat, and_(per_seat.c.game_id == GamePlayer.game_id, per_seat.c.seat == GamePlayer.seat))
             .where(key.is_not(None))
             .group_by(key)
-            .order_by(func.count().desc(), key)
+            .order_by(func.count(GamePlayer.game_id.distinct()).desc(), key)
         )
         with self.engine.connect() as conn:
             return [{by: r.key, "games": r.games, "declarer": int(r.declarer or 0), "made": int(r.made or 0),

@@ -1,0 +1,432 @@
+"""The archive's commands: ``game-replay ingest`` and ``game-replay archive list|show|stats|export|retry``.
+
+Every command takes ``--db URL`` (else ``GAME_REPLAY_DB``, else ``sqlite:///var/game-replay.db``).
+Errors are one line on standard error and a non-zero exit, never a traceback. Player names and
+other log text are untrusted: terminal output strips control characters and Rich markup.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from replay.cli import UserError
+
+EXIT_SOME_QUARANTINED = 1
+
+db_option = click.option("--db", "db", metavar="URL", envvar="GAME_REPLAY_DB",
+                         help="Database URL (default: $GAME_REPLAY_DB, else sqlite:///var/game-replay.db).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: Any) -> str:
+    """Untrusted text made safe for a terminal and for Rich: no control characters, no markup."""
+    from rich.markup import escape
+
+    return escape(_CONTROL.sub("?", "" if text is None else str(text)))
+
+
+def _open(db: str | None):
+    from .store import Archive
+
+    return Archive(db)
+
+
+def archive_errors(fn: Callable) -> Callable:
+    """Turn archive and database errors into one-line messages (exit 2)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from .compression import BlobError
+        from .store import ArchiveError, _db_message
+
+        try:
+            return fn(*args, **kwargs)
+        except (ArchiveError, BlobError) as exc:
+            raise UserError(str(exc)) from None
+        except SQLAlchemyError as exc:
+            raise UserError(f"database error: {_db_message(exc)}") from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            raise UserError(f"{where}{exc.strerror or exc}") from None
+
+    return wrapper
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+# --- ingest ----------------------------------------------------------------------------------
+
+SUMMARY_LABELS = (("stored", "stored"), ("duplicate", "already there"),
+                  ("stored_with_findings", "stored with findings"), ("quarantined", "quarantined"),
+                  ("rejected", "rejected"))
+
+
+def summarize(results) -> dict[str, int]:
+    counts = {status: 0 for status, _ in SUMMARY_LABELS}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    return counts
+
+
+def summary_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{label} {counts.get(status, 0)}" for status, label in SUMMARY_LABELS)
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1)
+@db_option
+@click.option("--watch", "watch_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Keep polling DIR and take in each new file once it is complete (Ctrl-C stops).")
+@click.option("--interval", type=click.FloatRange(0.05, 3600), default=2.0, show_default=True,
+              help="Seconds between polls of --watch.")
+@click.option("--polls", type=click.IntRange(1), default=None, hidden=True, help="Stop after N polls (tests).")
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@json_option
+@archive_errors
+def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None, interval: float,
+                   polls: int | None, quiet: bool, as_json: bool) -> None:
+    """Take games into the archive: files, folders (recursive), .json/.jsonl/.zst, legacy text, - (stdin).
+
+    Each game is judged by the rules engine and stored once; unreadable input goes to the
+    quarantine with its error. Ends with a summary: stored, already there, stored with
+    findings, quarantined (and rejected: too large or unreadable files, left where they are).
+    Exit 0 when everything was stored, 1 when something was quarantined or rejected.
+    """
+    if not paths and not watch_dir:
+        raise UserError("nothing to ingest: give files, folders or - (standard input), or --watch DIR")
+    from .store import expand_paths
+
+    files = expand_paths(paths) if paths else []
+    archive = _open(db)
+    results = []
+    err = _console(stderr=True)
+    try:
+        if files:
+            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json))
+        if watch_dir:
+            results.extend(_watch(archive, watch_dir, interval, polls, err, quiet or as_json))
+    except KeyboardInterrupt:
+        err.print("stopped")
+    finally:
+        archive.close()
+    counts = summarize(results)
+    if as_json:
+        click.echo(json.dumps({"summary": counts, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+    else:
+        if not quiet:
+            out = _console()
+            for r in results:
+                if r.status in ("quarantined", "rejected") and r.new:
+                    out.print(f"{clean(r.source)}: {r.status}: {clean(r.error)}")
+        click.echo(summary_line(counts))
+    if counts["quarantined"] or counts["rejected"]:
+        sys.exit(EXIT_SOME_QUARANTINED)
+
+
+def _ingest_with_progress(archive, files: list[str], err, quiet: bool):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    results = []
+    show = not quiet and err.is_terminal
+    with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                  TimeRemainingColumn(), console=err, transient=True, disable=not show) as progress:
+        task = progress.add_task("ingest", total=len(files))
+        for path in files:
+            results.extend(archive.ingest_file(path))
+            progress.advance(task)
+    return results
+
+
+def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool):
+    """Poll a folder; a file is taken once its size and time have held still for one poll."""
+    from .store import is_log_name
+
+    root = Path(directory)
+    if not root.is_dir():
+        raise UserError(f"{directory}: no such folder to watch")
+    seen: dict[str, tuple[int, int]] = {}      # path -> (size, mtime_ns) when taken in
+    pending: dict[str, tuple[int, int]] = {}   # path -> (size, mtime_ns) at the last poll
+    results = []
+    if not quiet:
+        err.print(f"watching {clean(directory)} (Ctrl-C to stop)")
+    count = 0
+    while True:
+        now = time.time()
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root)
+            if any(part.startswith(".") for part in rel.parts) or not is_log_name(path.name):
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                continue  # renamed or removed between listing and stat
+            if not path.is_file():
+                continue
+            key = str(path)
+            state = (st.st_size, st.st_mtime_ns)
+            if seen.get(key) == state:
+                continue
+            if pending.get(key) == state and now - st.st_mtime >= interval / 2:
+                found = archive.ingest_file(key)
+                results.extend(found)
+                seen[key] = state
+                pending.pop(key, None)
+                if not quiet:
+                    for r in found:
+                        err.print(f"{clean(r.source)}: {r.status.replace('_', ' ')}"
+                                  + (f" {r.public_id}" if r.public_id else "")
+                                  + (f": {clean(r.error)}" if r.error else ""))
+            else:
+                pending[key] = state
+        count += 1
+        if polls is not None and count >= polls:
+            return results
+        time.sleep(interval)
+
+
+# --- archive group ---------------------------------------------------------------------------
+
+@click.group("archive")
+def archive_group() -> None:
+    """List, show, count, export and retry what the archive holds."""
+
+
+def _filters(**kw) -> dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None and v != ""}
+
+
+@archive_group.command("list")
+@db_option
+@json_option
+@click.option("--limit", type=click.IntRange(0, 10000), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--quarantine", is_flag=True, help="List the quarantined inputs instead of games.")
+@click.option("--player", help="A player's name or platform id (exact, any case; * is a wildcard).")
+@click.option("--bot", help="A bot name, with or without its version (greedy, greedy-1).")
+@click.option("--rules", help="Rules name (bridgebot, all-tricks, ...).")
+@click.option("--contract", help="Contract bid, e.g. 3S or 2NT.")
+@click.option("--declarer", help="Declarer's seat: N, E, S or W.")
+@click.option("--result", type=click.Choice(["declarer", "defenders"]), help="Which side won.")
+@click.option("--end-reason", type=click.Choice(["completed", "passed_out", "cancelled", "timeout", "abandoned"]))
+@click.option("--findings/--no-findings", "has_findings", default=None, help="Only games with (without) findings.")
+@click.option("--finding-kind", help="Only games with a finding of this kind.")
+@click.option("--from", "started_from", metavar="TIME", help="Started at or after (ISO 8601).")
+@click.option("--to", "started_to", metavar="TIME", help="Started before (ISO 8601).")
+@click.option("--sort", default="-started_at", show_default=True,
+              type=click.Choice(["started_at", "-started_at", "ingested_at", "-ingested_at", "findings", "-findings"]))
+@archive_errors
+def list_command(db, as_json, limit, offset, quarantine, sort, **filters) -> None:
+    """List games (newest first), filtered and paginated; or the quarantine."""
+    archive = _open(db)
+    try:
+        if quarantine:
+            page = archive.quarantine(limit=limit, offset=offset)
+            if as_json:
+                click.echo(json.dumps({"total": page.total, "items": [q.to_json() for q in page.items]},
+                                      ensure_ascii=False))
+                return
+            _print_quarantine(page)
+            return
+        page = archive.list(sort=sort, limit=limit, offset=offset, **_filters(**filters))
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps({"total": page.total, "offset": offset, "limit": limit,
+                               "items": [g.summary() for g in page.items]}, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{page.total} game{'s' if page.total != 1 else ''}"
+                        + (f", {offset + 1}-{offset + len(page.items)} shown" if page.items else ""))
+    for col in ("id", "started", "game", "rules", "contract", "result", "end", "findings", "players"):
+        table.add_column(col)
+    for g in page.items:
+        contract = f"{g.contract} {g.declarer}" if g.contract else "-"
+        players = ", ".join(f"{seat} {p.get('name') or p.get('bot') or '?'}" for seat, p in g.players.items())
+        table.add_row(g.public_id, g.started_at.strftime("%Y-%m-%d %H:%M") if g.started_at else "-",
+                      clean(g.game_id or "-"), clean(g.rules), contract, g.result or "-", g.end_reason,
+                      str(g.findings) + (f" ({', '.join(g.finding_kinds)})" if g.finding_kinds else ""),
+                      clean(players))
+    _console().print(table)
+
+
+def _print_quarantine(page) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{page.total} quarantined input{'s' if page.total != 1 else ''}")
+    for col in ("id", "received", "source", "size", "error"):
+        table.add_column(col)
+    for q in page.items:
+        table.add_row(str(q.id), q.received_at.strftime("%Y-%m-%d %H:%M"), clean(q.source), f"{q.size:,}",
+                      clean(q.error))
+    _console().print(table)
+
+
+@archive_group.command("show")
+@click.argument("public_id")
+@db_option
+@json_option
+@click.option("--raw", is_flag=True, help="Write the game's raw bytes, exactly as received.")
+@archive_errors
+def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
+    """Show one game: its index fields and replay summary (or its raw bytes)."""
+    archive = _open(db)
+    try:
+        game = archive.get(public_id)
+    finally:
+        archive.close()
+    if game is None:
+        raise UserError(f"no game with id {public_id!r} in this archive")
+    if raw:
+        sys.stdout.buffer.write(game.raw)
+        sys.stdout.buffer.flush()
+        return
+    replay = game.replay()
+    if as_json:
+        click.echo(json.dumps({**game.summary(), "replay": replay.to_json()}, ensure_ascii=False))
+        return
+    out = _console()
+    out.print(f"[bold]{game.public_id}[/bold]  {clean(replay.summary_line())}")
+    for key in ("game_id", "started_at", "rules", "contract", "declarer", "partner_seat", "result", "end_reason",
+                "findings", "source", "origin", "ingested_at", "code"):
+        value = getattr(game, key)
+        if key == "findings" and game.finding_kinds:
+            value = f"{value} ({', '.join(game.finding_kinds)})"
+        out.print(f"  {key}: {clean(value if value is not None else '-')}")
+    for seat, p in game.players.items():
+        out.print(f"  {seat}: {clean(p.get('name') or '-')}"
+                  + (f" (id {clean(p['id'])})" if p.get("id") else "")
+                  + (f" bot {clean(p['bot'])}" if p.get("bot") else ""))
+    for f in replay.findings:
+        out.print(f"  finding at step {f.step}: {clean(f.kind)}: {clean(f.message)}")
+
+
+@archive_group.command("stats")
+@db_option
+@json_option
+@click.option("--by", type=click.Choice(["player", "bot"]), default="player", show_default=True)
+@archive_errors
+def stats_command(db, as_json: bool, by: str) -> None:
+    """Per player or bot: games, games as declarer, contracts made, findings."""
+    archive = _open(db)
+    try:
+        rows = archive.stats(by=by)
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"by {by}")
+    for col in (by, "games", "declarer", "made", "findings"):
+        table.add_column(col, justify="left" if col == by else "right")
+    for r in rows:
+        table.add_row(clean(r[by]), str(r["games"]), str(r["declarer"]), str(r["made"]), str(r["findings"]))
+    _console().print(table)
+
+
+@archive_group.command("export")
+@click.argument("directory", type=click.Path(file_okay=False))
+@db_option
+@json_option
+@click.option("--format", "fmt", type=click.Choice(["raw", "jsonl"]), default="raw", show_default=True,
+              help="raw: each game's bytes as received, one file each; jsonl: canonical JSON lines in "
+                   "DIRECTORY/games.jsonl.")
+@click.option("--inputs", is_flag=True,
+              help="With raw: every input file as received (batches, duplicates, quarantined ones), byte for byte.")
+@archive_errors
+def export_command(directory: str, db, as_json: bool, fmt: str, inputs: bool) -> None:
+    """Write what the archive holds into DIRECTORY."""
+    archive = _open(db)
+    try:
+        if fmt == "jsonl":
+            if inputs:
+                raise UserError("--inputs goes with --format raw only")
+            Path(directory).mkdir(parents=True, exist_ok=True)
+            target = Path(directory) / "games.jsonl"
+            with open(target, "w", encoding="utf-8", newline="\n") as fh:
+                count = archive.export_jsonl(fh)
+        else:
+            count = archive.export(directory, inputs=inputs)
+    finally:
+        archive.close()
+    what = "inputs" if inputs else "games"
+    if as_json:
+        click.echo(json.dumps({"exported": count, "what": what, "directory": directory, "format": fmt}))
+    else:
+        click.echo(f"exported {count} {what} to {directory}")
+
+
+@archive_group.command("retry")
+@db_option
+@json_option
+@archive_errors
+def retry_command(db, as_json: bool) -> None:
+    """Read every quarantined input again (after a fix); what reads now becomes games."""
+    archive = _open(db)
+    try:
+        results = archive.retry_quarantine()
+    finally:
+        archive.close()
+    counts = summarize(results)
+    if as_json:
+        click.echo(json.dumps({"summary": counts, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+        return
+    out = _console()
+    for r in results:
+        if r.status == "quarantined":
+            out.print(f"{clean(r.source)}: still quarantined: {clean(r.error)}")
+        else:
+            out.print(f"{clean(r.source)}: {r.status.replace('_', ' ')} {r.public_id}")
+    click.echo(summary_line(counts))
+
+
+@archive_group.command("fill-codes")
+@db_option
+@archive_errors
+def fill_codes_command(db) -> None:
+    """Fill the replay code of games stored before the codec was available."""
+    archive = _open(db)
+    try:
+        n = archive.fill_codes()
+    finally:
+        archive.close()
+    click.echo(f"filled {n} replay codes")
+
+
+@archive_group.command("retrain")
+@db_option
+@click.option("--recompress", is_flag=True, help="Also rewrite older blobs with the new dictionary.")
+@archive_errors
+def retrain_command(db, recompress: bool) -> None:
+    """Train a new compression dictionary on the latest games (older blobs stay readable)."""
+    archive = _open(db)
+    try:
+        new = archive.train_dictionary(recompress=False)
+        if new is None:
+            raise UserError("too few games to train a dictionary (32 at least)")
+        n = archive.recompress() if recompress else 0
+    finally:
+        archive.close()
+    click.echo(f"dictionary {new} trained" + (f", {n} blobs rewritten" if recompress else ""))
+
+
+COMMANDS = (ingest_command, archive_group)
