@@ -300,3 +300,38 @@ def test_unplayed_cards_that_contradict_the_hands_are_noted_not_fatal():
     log = parse_text_log(head + "Unplayed cards:\nP1: ♣2, ♦2\nP2:" + rest)
     assert any("P1's unplayed cards" in w for w in log.meta["bridgebot"]["warnings"])
     assert log.replay().findings == []
+
+
+# --- anything else is a LogFormatError, never another exception --------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BASE = text_of(play_game(21, bot="greedy")).split("\n")
+_PIECES = ["Player 2 plays ♠", "Player ² wins trick ²", "P1:", "Player 3 bids 7", "♥️10", "wins trick 13",
+           "Bidding:", "Unplayed cards:", "Player 1 passes.", ",", "\r", "\ufeff", "\x00", "Player 4 chooses"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(_BASE) - 1), st.sampled_from(["drop", "dup", "cut", "add"]),
+                          st.sampled_from(_PIECES), st.integers(0, 40)), max_size=6))
+def test_mangled_text_logs_read_or_raise_log_format_error(edits):
+    lines = list(_BASE)
+    for index, kind, piece, at in edits:
+        index %= len(lines)
+        if kind == "drop":
+            del lines[index]
+        elif kind == "dup":
+            lines.insert(index, lines[index])
+        elif kind == "cut":
+            lines[index] = lines[index][:at]
+        else:
+            lines[index] = lines[index][:at] + piece + lines[index][at:]
+        if not lines:
+            lines = [""]
+    try:
+        log = parse_text_log("\n".join(lines))
+    except LogFormatError as exc:
+        assert str(exc).startswith("line ") or "hands" in str(exc) or "events" in str(exc)
+        return
+    log.replay()  # judged, never raising
