@@ -1,0 +1,128 @@
+"""The app factory, config, security headers, hashed static files and the serve command."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from .conftest import code_of
+
+
+def test_config_from_mapping_and_environment(monkeypatch, tmp_path):
+    from viewer.app import BLUEPRINTS, create_app
+
+    monkeypatch.setenv("GAME_REPLAY_DB", f"sqlite:///{tmp_path / 'env.db'}")
+    monkeypatch.setenv("GAME_REPLAY_SITE_NAME", "Club replays")
+    app = create_app()
+    assert app.config["DB"] == f"sqlite:///{tmp_path / 'env.db'}"
+    assert app.config["SITE_NAME"] == "Club replays"
+    assert create_app({"DB": "sqlite://"}).config["DB"] == "sqlite://"
+    assert app.extensions["viewer_blueprints"] == [spec.split(":")[0].rsplit(".", 1)[1] for spec in BLUEPRINTS]
+    only_home = create_app({"DB": "sqlite://"}, blueprints=["viewer.blueprints.static:bp", "viewer.blueprints.home:bp"])
+    assert "replay" not in only_home.blueprints
+
+
+def test_csp_has_no_inline_script(client):
+    response = client.get(f"/r/{code_of('seed3')}")
+    csp = response.headers["Content-Security-Policy"]
+    script_src = re.search(r"script-src ([^;]+)", csp).group(1)
+    assert script_src.strip() == "'self'"
+    html = response.get_data(as_text=True)
+    for attrs in re.findall(r"<script([^>]*)>", html):
+        assert 'type="application/json"' in attrs or "src=" in attrs, attrs
+    assert not re.search(r"\son[a-z]+=", html), "inline event handler"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_static_files_have_content_hashes_and_long_caching(client, app):
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/viewer\.([0-9a-f]{10})\.css)"', html)
+    assert css
+    response = client.get(css.group(1))
+    assert response.status_code == 200 and response.mimetype == "text/css"
+    assert "immutable" in response.headers["Cache-Control"]
+    import hashlib
+    from viewer.assets import STATIC_DIR
+
+    assert hashlib.sha256((STATIC_DIR / "viewer.css").read_bytes()).hexdigest()[:10] == css.group(2)
+    assert client.get("/static/viewer.0000000000.css").status_code == 404
+    assert client.get("/static/viewer.css").status_code == 404
+
+
+def test_plotly_is_served_from_the_plotly_package(client, app):
+    from viewer.assets import plotly_path
+
+    url = app.extensions["assets"].url("plotly.min.js")
+    assert re.fullmatch(r"/static/plotly\.[0-9a-f]{10}\.min\.js", url)
+    response = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(response.get_data()) == plotly_path().read_bytes()
+    from tests.conftest import ROOT
+
+    tracked = subprocess.run(["git", "ls-files", "*plotly*.js"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert tracked.strip() == ""
+
+
+def test_charts_follow_the_engine():
+    from viewer.charts import build_charts
+
+    from .conftest import load
+
+    replay = load("seed3").replay()
+    charts = {c["id"]: c for c in build_charts(replay)}
+    race = charts["race"]["figure"]
+    declarer, defenders = race["data"][0]["y"], race["data"][1]["y"]
+    assert declarer[-1] == replay.result.declarer_tricks and defenders[-1] == replay.result.defender_tricks
+    targets = sorted(shape["y0"] for shape in race["layout"]["shapes"])
+    assert targets == sorted([replay.result.needed, replay.result.defenders_needed])
+    decided = charts["race"]["decided"]
+    assert defenders[decided] >= replay.result.defenders_needed or declarer[decided] >= replay.result.needed
+    assert all(defenders[n] < replay.result.defenders_needed and declarer[n] < replay.result.needed
+               for n in range(decided))
+    heat = charts["tricks"]["figure"]["data"][0]
+    seats = heat["y"]
+    for trick, winner in enumerate(replay.trick_winners):
+        won = [seats[row] for row in range(4) if heat["z"][row][trick] == 1]
+        assert won == [winner.name]
+    times = charts["time"]["figure"]["data"]
+    assert sum(len(t["x"]) for t in times) == len(replay.steps) - 1
+    assert all(y >= 0 for t in times for y in t["y"])
+    from replay.codec import decode, encode
+
+    assert "time" not in {c["id"] for c in build_charts(decode(encode(replay.log)).replay())}  # codes carry no times
+
+
+def test_serve_fills_an_empty_archive_and_prints_its_url(tmp_path):
+    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    process = subprocess.Popen([sys.executable, "-c", "from viewer.cli import main; main()", "serve",
+                                "--db", db, "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if "http://" in line:
+                break
+        url = re.search(r"http://[^/\s]+/", "".join(lines))
+        assert url, "".join(lines)
+        assert re.search(r"filled the empty archive with \d+ games", "".join(lines))
+        html = urllib.request.urlopen(url.group(0), timeout=10).read().decode()
+        assert 'href="/g/' in html
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_rejects_a_bad_port(cli_runner):
+    code, _, err = cli_runner("serve", "--port", "70000")
+    assert code == 2 and "70000" in err
