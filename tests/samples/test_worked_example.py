@@ -83,3 +83,14 @@ def test_the_cli_reads_the_text_log_directly(cli_runner):
     assert row["result"]["winner"] == "declarer" and row["findings"] == []
     [entry] = read_path(str(PATH))
     assert entry.ok and entry.log.meta["source_format"] == "bridgebot-text"
+
+
+def test_the_text_log_and_the_legacy_code_are_the_same_game(replay):
+    """Cross-check with the codec's own legacy decoder (written separately from this reader)."""
+    from replay.codec import decode
+
+    coded = decode("0DzHzIMzzN-y-mfJFZNDnrCzxwvbKMXWIlqeTGVgmABOYHdyjPohiaELQRScpkUsut").replay()
+    plays = lambda r: [(e.seat, e.card) for e in r.log.events if e.type == "play"]  # noqa: E731
+    assert plays(coded) == plays(replay)
+    assert coded.calls == replay.calls and coded.partner_card == replay.partner_card
+    assert coded.trick_winners == replay.trick_winners and coded.result == replay.result
