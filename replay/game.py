@@ -240,6 +240,8 @@ class GameReplay:
         r = self.result
         if r.winner is not None:
             result = f"{r.winner} won ({r.declarer_tricks}/{r.needed} vs {r.defender_tricks}/{r.defenders_needed})"
+        elif not self.checked:
+            result = f"unchecked after step {len(self.steps) - 1} (logged end: {self.end_reason})"
         else:
             result = self.end_reason
         n = len(self.findings)

@@ -352,7 +352,19 @@ class LogEntry:
 
 
 def looks_like_legacy_text(text: str) -> bool:
-    return text.lstrip("\ufeff \t\r\n").startswith("Player hands:")
+    """BridgeBot text logs start with ``Player hands:`` (older ones with ``Bidding:``)."""
+    head = text.lstrip("\ufeff \t\r\n")
+    return head.startswith("Player hands:") or head.startswith("Bidding:")
+
+
+def _first_line_is_a_json_object(text: str) -> bool:
+    first = text.split("\n", 1)[0].strip()
+    if not (first.startswith("{") and first.endswith("}")):
+        return False
+    try:
+        return isinstance(json.loads(first), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
 
 
 def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAULT_MAX_DECOMPRESSED) -> list[LogEntry]:
@@ -389,9 +401,11 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
         whole = None
     except RecursionError:
         return [LogEntry(name, data, error=LogFormatError("not a game log: JSON nested too deeply", name))]
+    if whole is None and "\n" in stripped and not _first_line_is_a_json_object(stripped):
+        whole = stripped  # one document that does not parse (e.g. truncated): one error, not one per line
     if whole is not None or "\n" not in stripped:
         try:
-            return [LogEntry(name, data, log=parse_log(whole if isinstance(whole, dict) else text, name))]
+            return [LogEntry(name, data, log=parse_log(whole if isinstance(whole, dict) else stripped, name))]
         except LogFormatError as exc:
             return [LogEntry(name, data, error=exc)]
     entries = []

@@ -99,3 +99,18 @@ def test_json_schema_is_current():
     assert on_disk == json_schema_text(), "regenerate: python -m replay.log --schema > docs/log-format.schema.json"
     schema = json.loads(on_disk)
     assert set(schema["required"]) == {"format", "first_bidder", "hands", "events"}
+
+
+def test_truncated_pretty_printed_file_is_one_error_not_one_per_line():
+    text = json.dumps(play_game(1).to_json_dict(), indent=1)
+    entries = read_logs(text[: len(text) * 6 // 10].encode(), "half.json")
+    assert len(entries) == 1 and not entries[0].ok
+    assert "truncated" in str(entries[0].error)
+
+
+def test_legacy_text_logs_starting_at_bidding_are_recognised():
+    from replay.log import looks_like_legacy_text
+
+    assert looks_like_legacy_text("\ufeffBidding: \nPlayer 2 passes.\n")
+    assert looks_like_legacy_text("Player hands: \nP1: ♣2\n")
+    assert not looks_like_legacy_text('{"format": "floating-bridge/1"}')
