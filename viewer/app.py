@@ -29,6 +29,11 @@ BLUEPRINTS: list[str] = [
     "viewer.blueprints.home:bp",
     "viewer.blueprints.replay:bp",
     "viewer.blueprints.embed:bp",
+    "viewer.blueprints.upload:bp",
+    "viewer.blueprints.games:bp",
+    "viewer.blueprints.stats:bp",
+    "viewer.blueprints.triage:bp",
+    "viewer.blueprints.api:bp",
 ]
 
 DEFAULTS: dict[str, Any] = {

@@ -1,0 +1,171 @@
+"""``/stats``: per bot or per player, over public games: games, declarer success rate,
+findings per 100 games and think time, with plotly charts; ``/stats.json`` too.
+
+``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one. Think time is the time from
+the previous logged event to a seat's own call or card, over that name's latest
+:data:`THINK_SAMPLE` games (logs without times add nothing).
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from replay.log import BidEvent, PartnerEvent, PlayEvent, read_logs
+
+from ..app import PageError
+from .upload import uploads
+
+bp = Blueprint("stats", __name__)
+THINK_SAMPLE = 300
+MAX_NAMES = 200
+CHART_NAMES = 20
+
+
+class ThinkCache:
+    """Think times per seat of a game (by row id), worked out once from its raw log."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self.items: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, row_id: int) -> dict[str, list[int]]:
+        with self.lock:
+            found = self.items.get(row_id)
+        if found is not None:
+            return found
+        found = {}
+        raw = uploads().raw_by_row(row_id)
+        if raw is not None:
+            entries = read_logs(raw, "game")
+            if len(entries) == 1 and entries[0].ok:
+                found = think_times(entries[0].log)
+        with self.lock:
+            self.items[row_id] = found
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return found
+
+
+def think_times(log) -> dict[str, list[int]]:
+    """Milliseconds each seat took for each of its calls and cards (when the log has times)."""
+    out: dict[str, list[int]] = {}
+    previous = 0
+    for event in log.events:
+        t = getattr(event, "t", None)
+        if t is None:
+            continue
+        if isinstance(event, (BidEvent, PartnerEvent, PlayEvent)) and t >= previous:
+            out.setdefault(event.seat.name, []).append(t - previous)
+        previous = t
+    return out
+
+
+def _cache() -> ThinkCache:
+    found = current_app.extensions.get("think_cache")
+    if found is None:
+        found = current_app.extensions.setdefault("think_cache", ThinkCache())
+    return found
+
+
+def name_think_times(by: str, name: str) -> list[int]:
+    cache = _cache()
+    times: list[int] = []
+    for row_id, seat in uploads().seat_games(by, name, THINK_SAMPLE):
+        times.extend(cache.get(row_id).get(seat, []))
+    return times
+
+
+def stats_rows(by: str, name: str | None) -> list[dict[str, Any]]:
+    rows = uploads().listed_stats(by, name=name, limit=MAX_NAMES)
+    out = []
+    for i, row in enumerate(rows):
+        games, declarer = row["games"], row["declarer"]
+        entry = {
+            "name": row["name"], "games": games, "declarer_games": declarer, "made": row["made"],
+            "declarer_success_rate": round(row["made"] / declarer, 4) if declarer else None,
+            "findings": row["findings"],
+            "findings_per_100_games": round(100 * row["findings"] / games, 2) if games else 0.0,
+            "think_ms_median": None, "think_ms_mean": None, "moves_timed": 0,
+        }
+        if i < CHART_NAMES or name:
+            times = name_think_times(by, row["name"])
+            if times:
+                entry["think_ms_median"] = int(statistics.median(times))
+                entry["think_ms_mean"] = int(statistics.fmean(times))
+                entry["moves_timed"] = len(times)
+            if name:
+                entry["think_ms"] = times
+        out.append(entry)
+    return out
+
+
+def _bar(rows: list[dict[str, Any]], key: str, title: str, scale: float = 1.0, suffix: str = "") -> dict[str, Any]:
+    shown = [r for r in rows[:CHART_NAMES] if r.get(key) is not None]
+    return {
+        "id": key,
+        "data": [{"type": "bar", "x": [str(r["name"]) for r in shown], "y": [r[key] * scale for r in shown],
+                  "hovertemplate": "%{x}: %{y}" + suffix + "<extra></extra>"}],
+        "layout": {"title": {"text": title, "font": {"size": 14}}, "height": 300,
+                   "margin": {"l": 50, "r": 10, "t": 40, "b": 90},
+                   "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
+                   "xaxis": {"type": "category", "automargin": True}},
+    }
+
+
+def stats_charts(rows: list[dict[str, Any]], name: str | None) -> list[dict[str, Any]]:
+    charts = [
+        _bar(rows, "games", "Games"),
+        _bar(rows, "declarer_success_rate", "Declarer success rate (%)", 100, "%"),
+        _bar(rows, "findings_per_100_games", "Findings per 100 games"),
+        _bar(rows, "think_ms_median", "Median think time (s)", 0.001, " s"),
+    ]
+    if name and rows and rows[0].get("think_ms"):
+        charts.append({
+            "id": "think_hist",
+            "data": [{"type": "histogram", "x": [t / 1000 for t in rows[0]["think_ms"]], "nbinsx": 30}],
+            "layout": {"title": {"text": "Think time per move (s)", "font": {"size": 14}}, "height": 300,
+                       "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
+                       "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)"},
+        })
+    return charts
+
+
+def parse_stats_query(args) -> tuple[str, str | None]:
+    by = args.get("by") or "bot"
+    if by not in ("bot", "player"):
+        raise PageError(f"by must be 'bot' or 'player', not {by[:20]!r}", 400, "Bad parameter")
+    name = (args.get("name") or "").strip() or None
+    if name is not None and len(name) > 100:
+        raise PageError("name is too long (at most 100 characters)", 400, "Bad parameter")
+    return by, name
+
+
+def stats_json(args) -> dict[str, Any]:
+    by, name = parse_stats_query(args)
+    rows = stats_rows(by, name)
+    if name and not rows:
+        raise PageError(f"no public games with the {by} {name!r}", 404, "Not found")
+    return {"by": by, "name": name, "rows": rows}
+
+
+@bp.get("/stats")
+def stats_page() -> Response:
+    data = stats_json(request.args)
+    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"]))
+    response = Response(html, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/stats.json")
+def stats_json_route() -> Response:
+    data = stats_json(request.args)
+    for row in data["rows"]:
+        row.pop("think_ms", None)
+    return jsonify(data)

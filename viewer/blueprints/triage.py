@@ -1,0 +1,311 @@
+"""Triage for bot developers: ``/g/<id>/triage`` (and ``/u/<token>/triage`` for uploads).
+
+What a developer needs to see why a bot broke a rule or disagreed with the engine: every
+finding with a link to its step on the board (``#<step>``), a timeline of every logged event
+(time, think time, the trick winner the bot announced against the engine's, chat lines), the
+engine's state at the selected step (``?step=N``) as JSON, the raw log, and a repro block.
+Each page has a JSON twin (``/triage.json``).
+
+Admin pages (quarantined inputs with their errors and an escaped preview, deleting inputs and
+games) need the ``ADMIN_TOKEN`` from config (``GAME_REPLAY_ADMIN_TOKEN``): sent as
+``Authorization: Bearer <token>``, or entered once on ``/admin`` (kept in an ``HttpOnly``
+cookie that holds an HMAC of it, never the token). Without an admin token configured, the
+admin pages are off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+
+from replay.log import BidEvent, ChatEvent, PartnerEvent, PlayEvent, TrickEvent
+
+from .. import csrf
+from ..app import PageError, error_response, get_archive
+from .upload import game_by_token, uploads
+
+bp = Blueprint("triage", __name__)
+csrf.init_blueprint(bp)
+ADMIN_COOKIE = "admin"
+PREVIEW_BYTES = 600
+QUARANTINE_PAGE = 50
+
+
+# --- the triage data ---------------------------------------------------------------------------
+
+def _event_text(event) -> tuple[str, str | None]:
+    if isinstance(event, BidEvent):
+        return "bid", str(event.bid)
+    if isinstance(event, PartnerEvent):
+        return "partner", str(event.card)
+    if isinstance(event, PlayEvent):
+        return "play", str(event.card)
+    if isinstance(event, TrickEvent):
+        return "trick", event.winner.name
+    if isinstance(event, ChatEvent):
+        return "chat", event.text
+    return getattr(event, "type", "?"), None
+
+
+def clock(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    minutes, rest = divmod(ms, 60_000)
+    return f"{minutes}:{rest / 1000:04.1f}"
+
+
+def timeline(replay) -> list[dict[str, Any]]:
+    """One row per logged event: time, think time, step, and what the engine made of it."""
+    by_event: dict[int, list[dict[str, Any]]] = {}
+    for number, f in enumerate(replay.findings):
+        if f.event is not None:
+            by_event.setdefault(f.event, []).append({"number": number, "kind": f.kind, "message": f.message})
+    rows = []
+    previous: int | None = None
+    for i, event in enumerate(replay.log.events):
+        kind, text = _event_text(event)
+        t = getattr(event, "t", None)
+        step = replay.event_steps[i] if i < len(replay.event_steps) else None
+        seat = getattr(event, "seat", None)
+        row: dict[str, Any] = {
+            "event": i, "type": kind, "seat": None if seat is None else seat.name, "text": text,
+            "t": t, "clock": clock(t), "think_ms": None, "step": step, "findings": by_event.get(i, []),
+        }
+        if t is not None:
+            if kind in ("bid", "partner", "play"):
+                row["think_ms"] = t - (previous or 0)
+            previous = t
+        if kind == "trick":
+            computed = None
+            if step is not None and replay.steps[step].trick_winner is not None:
+                computed = replay.steps[step].trick_winner.name
+            row["announced_winner"] = text
+            row["computed_winner"] = computed
+            row["disagrees"] = computed != text
+        rows.append(row)
+    return rows
+
+
+def step_state(replay, index: int) -> dict[str, Any]:
+    """The engine's position at one step, as the JSON the board uses plus the step's findings."""
+    state = replay.steps_json()[index]
+    state["findings"] = [f.to_json() for f in replay.findings if f.step == index]
+    return state
+
+
+def triage_data(archived, base: str, log_url: str, step_arg: str | None) -> dict[str, Any]:
+    replay = archived.replay()
+    last = len(replay.steps) - 1
+    if step_arg not in (None, ""):
+        if not step_arg.isdigit() or len(step_arg) > 6:
+            raise PageError(f"step must be a step number from 0 to {last}, not {step_arg[:20]!r}", 400, "Bad step")
+        selected = int(step_arg)
+        if selected > last:
+            raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", 400, "Bad step")
+    else:
+        selected = replay.findings[0].step if replay.findings else last
+    findings = []
+    for number, f in enumerate(replay.findings):
+        item = f.to_json()
+        item.update(number=number, board_url=f"{base}#{f.step}", select_url=f"{base}/triage?step={f.step}#state")
+        findings.append(item)
+    name = (archived.public_id or "game") + ".json" if archived.listed else "game.json"
+    return {
+        "title": f"Triage: {archived.game_id or 'game'}",
+        "game": {"game_id": archived.game_id, "rules": archived.rules, "players": archived.players,
+                 "contract": archived.contract, "declarer": archived.declarer, "result": archived.result,
+                 "end_reason": archived.end_reason, "checked": replay.checked, "listed": archived.listed,
+                 "started_at": archived.started_at.isoformat() if archived.started_at else None},
+        "board_url": base,
+        "log_url": log_url,
+        "code_url": f"/r/{archived.code}" if archived.code else None,
+        "repro": {"download": f"curl -o {name} '<this site>{log_url}'", "validate": f"game-replay validate {name}",
+                  "replay": f"game-replay replay {name} --steps"},
+        "findings": findings,
+        "timeline": timeline(replay),
+        "selected": selected,
+        "last_step": last,
+        "state": step_state(replay, selected),
+    }
+
+
+def _triage_page(data: dict[str, Any], delete_action: str | None) -> Response:
+    html = render_template("triage.html", data=data, state_json=json.dumps(data["state"], indent=2, ensure_ascii=False),
+                           admin=is_admin(), delete_action=delete_action)
+    response = Response(html, mimetype="text/html")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def listed_game(public_id: str):
+    archived = get_archive().get(public_id) if len(public_id) <= 64 else None
+    if archived is None or not archived.listed:
+        raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
+    return archived
+
+
+@bp.get("/g/<public_id>/triage")
+def archived_triage(public_id: str) -> Response:
+    archived = listed_game(public_id)
+    base = f"/g/{public_id}"
+    data = triage_data(archived, base, f"{base}/log.json", request.args.get("step"))
+    return _triage_page(data, f"/admin/games/{public_id}/delete")
+
+
+@bp.get("/g/<public_id>/triage.json")
+def archived_triage_json(public_id: str) -> Response:
+    archived = listed_game(public_id)
+    base = f"/g/{public_id}"
+    return jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step")))
+
+
+@bp.get("/u/<token>/triage")
+def upload_triage(token: str) -> Response:
+    archived = game_by_token(token)
+    base = f"/u/{token}"
+    response = _triage_page(triage_data(archived, base, f"{base}/log.json", request.args.get("step")), None)
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@bp.get("/u/<token>/triage.json")
+def upload_triage_json(token: str) -> Response:
+    archived = game_by_token(token)
+    base = f"/u/{token}"
+    response = jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step")))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+# --- admin -------------------------------------------------------------------------------------
+
+def admin_token() -> str | None:
+    token = current_app.config.get("ADMIN_TOKEN")
+    return token if isinstance(token, str) and len(token) >= 8 else None
+
+
+def _cookie_value(token: str) -> str:
+    return hmac.new(token.encode(), b"game-replay admin session", hashlib.sha256).hexdigest()
+
+
+def is_admin() -> bool:
+    """True when this request carries the configured admin token (header or login cookie)."""
+    token = admin_token()
+    if token is None:
+        return False
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer ") and hmac.compare_digest(header[7:].strip().encode(), token.encode()):
+        return True
+    cookie = request.cookies.get(ADMIN_COOKIE, "")
+    return bool(cookie) and hmac.compare_digest(cookie.encode(), _cookie_value(token).encode())
+
+
+def require_admin() -> None:
+    """``PageError`` 403 (or 404 when admin is off) unless the request is an admin's."""
+    if admin_token() is None:
+        raise PageError("admin pages are off: set GAME_REPLAY_ADMIN_TOKEN to turn them on", 404, "Not found")
+    if not is_admin():
+        raise PageError("this needs the admin token: log in on /admin or send Authorization: Bearer <token>",
+                        403, "Admin only")
+
+
+def preview(raw: bytes, size: int = PREVIEW_BYTES) -> str:
+    """The start of an input as text, with control characters shown as escapes (HTML-escaped later)."""
+    text = raw[:size].decode("utf-8", "replace")
+    out = []
+    for ch in text:
+        if ch in "\n\t":
+            out.append(ch)
+        elif ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0 or ch in "\u2028\u2029\u202e\u202d\u200e\u200f":
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    if len(raw) > size:
+        out.append(f"… ({len(raw) - size:,} more bytes)")
+    return "".join(out)
+
+
+def quarantine_json(offset: int) -> dict[str, Any]:
+    page = get_archive().quarantine(limit=QUARANTINE_PAGE, offset=offset)
+    items = []
+    for q in page.items:
+        item = q.to_json()
+        item["preview"] = preview(q.raw)
+        items.append(item)
+    return {"total": page.total, "offset": offset, "items": items}
+
+
+def _offset() -> int:
+    value = request.args.get("offset", "0")
+    if not value.isdigit() or len(value) > 7:
+        raise PageError("offset must be a whole number", 400, "Bad parameter")
+    return int(value)
+
+
+@bp.get("/admin")
+def admin_page() -> Response:
+    if admin_token() is None:
+        raise PageError("admin pages are off: set GAME_REPLAY_ADMIN_TOKEN to turn them on", 404, "Not found")
+    if is_admin():
+        return redirect("/admin/quarantine", 303)
+    response = Response(render_template("admin_login.html", problem=None), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/admin")
+def admin_login() -> Response:
+    token = admin_token()
+    if token is None:
+        raise PageError("admin pages are off: set GAME_REPLAY_ADMIN_TOKEN to turn them on", 404, "Not found")
+    try:
+        csrf.verify()
+    except csrf.CsrfError as exc:
+        return error_response(str(exc), 403, "Refused")
+    given = request.form.get("token", "")
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        response = Response(render_template("admin_login.html", problem="That is not the admin token."),
+                            status=403, mimetype="text/html")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    response = redirect("/admin/quarantine", 303)
+    response.set_cookie(ADMIN_COOKIE, _cookie_value(token), httponly=True, samesite="Strict",
+                        secure=request.is_secure, path="/", max_age=12 * 3600)
+    return response
+
+
+@bp.get("/admin/quarantine")
+def quarantine_page() -> Response:
+    require_admin()
+    data = quarantine_json(_offset())
+    response = Response(render_template("quarantine.html", data=data, page_size=QUARANTINE_PAGE), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/admin/quarantine/<int:quarantine_id>/delete")
+def quarantine_delete(quarantine_id: int) -> Response:
+    require_admin()
+    try:
+        csrf.verify()
+    except csrf.CsrfError as exc:
+        return error_response(str(exc), 403, "Refused")
+    if not uploads().delete_quarantined(quarantine_id):
+        raise PageError(f"there is no quarantined input {quarantine_id}", 404, "Not found")
+    return redirect("/admin/quarantine", 303)
+
+
+@bp.post("/admin/games/<public_id>/delete")
+def game_delete(public_id: str) -> Response:
+    require_admin()
+    try:
+        csrf.verify()
+    except csrf.CsrfError as exc:
+        return error_response(str(exc), 403, "Refused")
+    if not uploads().delete_game(public_id):
+        raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
+    return redirect("/games", 303)
