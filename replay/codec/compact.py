@@ -45,8 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 MARKER_FIRST = CHAR_VALUE["A"]
 MARKER_BLOCK = 16
 MARKERS = ALPHABET[MARKER_FIRST:MARKER_FIRST + MARKER_BLOCK]
-#: The checksum: the code's integer is always a multiple of this prime.
-CHECK_PRIME = 509
+#: The checksum: the code's integer leaves this remainder when divided by this prime.
+CHECK_PRIME = 127
+CHECK_REMAINDER = 89
 #: Longest text decode() looks at (a fallback code of a 5,000-event log fits well inside).
 MAX_CODE_LENGTH = 16000
 
@@ -59,11 +60,13 @@ KINDS = 4
 PRESET_ORDER = ("bridgebot", "all-tricks")
 WASH_RADIX = 41  # wash_threshold 0..40
 
-# extended end digit
-END_ABSENT_FINISHED, END_NATURAL, END_ABSENT_STOPPED = 0, 1, 2
-STOP_REASONS = ("cancelled", "timeout", "abandoned")  # digits 3, 4, 5
-EXT_END_RADIX = 6
-MAX_ACTIONS_RADIX = 160  # a game has at most 106 calls, 1 partner card and 52 plays
+# extended end digit: 0 no end logged (game finished), 1 the end the rules give, then for a
+# game that stopped early: 2 + reason * STOP_POINTS + stop point
+END_ABSENT_FINISHED, END_NATURAL = 0, 1
+STOP_REASONS = (None, "cancelled", "timeout", "abandoned")
+STOP_IN_AUCTION = 53  # stop points 0..52: actions after a complete auction; 53: during it
+STOP_POINTS = 54
+EXT_END_RADIX = 2 + len(STOP_REASONS) * STOP_POINTS
 # fallback end digit
 FALLBACK_ENDS = (None, "completed", "passed_out", "cancelled", "timeout", "abandoned")
 
@@ -105,7 +108,7 @@ def encode(game: "GameLog | GameReplay") -> str:
 
 
 def _to_text(payload: int) -> str:
-    total = payload * CHECK_PRIME
+    total = payload * CHECK_PRIME + CHECK_REMAINDER
     rest, marker = divmod(total, MARKER_BLOCK)
     return ALPHABET[MARKER_FIRST + marker] + _base62(rest)
 
@@ -118,15 +121,22 @@ def _base62(value: int) -> str:
     return "".join(reversed(out))
 
 
-def _put_rules(w: DigitWriter, rules: Rules) -> None:
+def _put_rules(w: DigitWriter, rules: Rules, wash_radix: int = WASH_RADIX) -> None:
+    """Preset, then 0 for "no overrides" or 1 + the flags (three bits and the wash threshold).
+
+    In a clean game the wash threshold cannot exceed the lowest hand's points, so the deal
+    (written first) bounds its radix.
+    """
     w.put(PRESET_ORDER.index(rules.preset), len(PRESET_ORDER))
-    overrides = rules.overrides
-    w.put(1 if overrides else 0, 2)
-    if overrides:
-        w.put(int(rules.play_all_tricks), 2)
-        w.put(int(rules.trump_in_first_trick), 2)
-        w.put(int(rules.self_partner), 2)
-        w.put(rules.wash_threshold, WASH_RADIX)
+    if not rules.overrides:
+        w.put(0, 1 + 8 * wash_radix)
+        return
+    bits = int(rules.play_all_tricks) | int(rules.trump_in_first_trick) << 1 | int(rules.self_partner) << 2
+    w.put(1 + bits * wash_radix + rules.wash_threshold, 1 + 8 * wash_radix)
+
+
+def _wash_radix(hands) -> int:
+    return min(min(hand_points(h) for h in hands), WASH_RADIX - 1) + 1
 
 
 def _put_deal(w: DigitWriter, masks: list[int]) -> None:
@@ -174,22 +184,27 @@ def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
     finished = final_phase == OVER
     logged = log.end.reason if log.end is not None else None
     natural = logged is not None and finished
+    masks = _hand_masks(hands)
     if natural and not rules.overrides:
         w.put(PRESET_ORDER.index(rules.preset), KINDS)  # KIND_BRIDGEBOT / KIND_ALL_TRICKS
+        w.put(log.first_bidder, 4)
+        _put_deal(w, masks)
     else:
         w.put(KIND_EXTENDED, KINDS)
-        _put_rules(w, rules)
+        w.put(log.first_bidder, 4)
+        _put_deal(w, masks)
+        _put_rules(w, rules, _wash_radix(hands))
         if natural:
             w.put(END_NATURAL, EXT_END_RADIX)
         elif logged is None and finished:
             w.put(END_ABSENT_FINISHED, EXT_END_RADIX)
         else:
-            digit = END_ABSENT_STOPPED if logged is None else 3 + STOP_REASONS.index(logged)
-            w.put(digit, EXT_END_RADIX)
-            w.put(len(actions), MAX_ACTIONS_RADIX)
-    w.put(log.first_bidder, 4)
-    masks = _hand_masks(hands)
-    _put_deal(w, masks)
+            calls_made = sum(1 for e in actions if isinstance(e, BidEvent))
+            if final_phase == AUCTION:
+                point = STOP_IN_AUCTION
+            else:
+                point = len(actions) - calls_made
+            w.put(2 + STOP_REASONS.index(logged) * STOP_POINTS + point, EXT_END_RADIX)
     # the auction: how many bids, which ones (a set: they only go up), and the passes between
     calls = [e.bid for e in actions if isinstance(e, BidEvent)]
     bids = [c for c in calls if c != PASS_VALUE]
@@ -208,6 +223,10 @@ def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
         w.put(runs[0], 4)
         for r in runs[1:]:
             w.put(r, 3)
+    if final_phase == AUCTION:  # stopped during the auction: the passes since the last bid
+        trailing = len(calls) - 1 - max((i for i, c in enumerate(calls) if c != PASS_VALUE), default=-1)
+        w.put(trailing, 3 if k else 4)
+        return
     # partner card and plays: each an index among the legal options
     rest = actions[len(calls):]
     if not rest:
@@ -416,7 +435,7 @@ def decode_code(code: str) -> GameLog:
         raise CodeError(f"{DAMAGED}: a 0 cannot follow the first letter")
     total = _from_base62(rest) * MARKER_BLOCK + marker
     payload, check = divmod(total, CHECK_PRIME)
-    if check:
+    if check != CHECK_REMAINDER:
         raise CodeError(f"checksum mismatch: {DAMAGED}")
     reader = DigitReader(payload)
     kind = reader.get(KINDS)
@@ -443,12 +462,14 @@ def _from_base62(text: str) -> int:
     return value
 
 
-def _get_rules(r: DigitReader) -> Rules:
+def _get_rules(r: DigitReader, wash_radix: int = WASH_RADIX) -> Rules:
     preset = PRESETS[PRESET_ORDER[r.get(len(PRESET_ORDER))]]
-    if not r.get(2):
+    digit = r.get(1 + 8 * wash_radix)
+    if not digit:
         return preset
-    rules = replace(preset, play_all_tricks=bool(r.get(2)), trump_in_first_trick=bool(r.get(2)),
-                    self_partner=bool(r.get(2)), wash_threshold=r.get(WASH_RADIX))
+    bits, wash = divmod(digit - 1, wash_radix)
+    rules = replace(preset, play_all_tricks=bool(bits & 1), trump_in_first_trick=bool(bits & 2),
+                    self_partner=bool(bits & 4), wash_threshold=wash)
     if not rules.overrides:
         raise CodeError(f"{DAMAGED}: its rules flags repeat the preset")
     return rules
@@ -502,42 +523,47 @@ def _make_log(rules: Rules, first_bidder: int, hands, events: list, end: str | N
 
 
 def _decode_clean(r: DigitReader, kind: int) -> GameLog:
-    stop_after: int | None = None
+    first_bidder = r.get(4)
+    hands = _get_deal(r)
+    stop_point: int | None = None
     end: str | None
     if kind == KIND_EXTENDED:
-        rules = _get_rules(r)
+        rules = _get_rules(r, _wash_radix(hands))
         end_digit = r.get(EXT_END_RADIX)
         if end_digit == END_ABSENT_FINISHED:
             end = None
         elif end_digit == END_NATURAL:
             end = "completed"  # or passed_out: fixed below
         else:
-            end = None if end_digit == END_ABSENT_STOPPED else STOP_REASONS[end_digit - 3]
-            stop_after = r.get(MAX_ACTIONS_RADIX)
+            reason, stop_point = divmod(end_digit - 2, STOP_POINTS)
+            end = STOP_REASONS[reason]
     else:
         rules = PRESETS[PRESET_ORDER[kind]]
         end = "completed"
-    first_bidder = r.get(4)
-    hands = _get_deal(r)
     for seat, cards in enumerate(hands):
         if hand_points(cards) < rules.wash_threshold:
             raise CodeError(f"{DAMAGED}: it deals {SEATS[seat].full_name} a hand below the wash threshold")
     k = r.get(36)
     bids = unrank_subset(r.get(BINOMIAL[35][k]), k, 35)
     calls: list[int] = []
-    if k == 0:
-        calls = [PASS_VALUE] * 4
-    else:
+    if k:
         calls.extend([PASS_VALUE] * r.get(4))
         calls.append(bids[0])
         for bid in bids[1:]:
             calls.extend([PASS_VALUE] * r.get(3))
             calls.append(bid)
-        last_bid_at = len(calls)
-        if bids[-1] != 34:
+    last_bid_at = len(calls)
+    stop_after: int | None = None
+    if stop_point == STOP_IN_AUCTION:
+        calls.extend([PASS_VALUE] * r.get(3 if k else 4))
+        stop_after = len(calls)
+    else:
+        if k == 0:
+            calls = [PASS_VALUE] * 4
+        elif bids[-1] != 34:
             calls.extend([PASS_VALUE] * 3)
-        if stop_after is not None and stop_after < last_bid_at:
-            raise CodeError(f"{DAMAGED}: it stops before its own last bid")
+        if stop_point is not None:
+            stop_after = len(calls) + stop_point
     if stop_after is not None and stop_after < len(calls):
         calls = calls[:stop_after]
     events: list[Any] = []
