@@ -422,10 +422,10 @@ class Archive:
         log = entry.log
         canonical_sha = canonical_sha256(log)
         existing = conn.execute(_SELECT_GAME_BY_SHA, {"sha": canonical_sha}).first()
-        if existing is not None:
-            blob_id = self._blob_id(conn, raw)
+        if existing is not None:  # the game is there; these bytes are kept only if they are new
+            blob_id, created = self._blob(conn, raw)
             return IngestResult(source, DUPLICATE, self.ids.encode(existing.id), existing.findings,
-                                new=blob_id != existing.raw_blob_id), blob_id
+                                new=created), blob_id
         try:
             replay = log.replay()
         except Exception as exc:  # an engine bug must not stop the batch: keep the input
@@ -728,13 +728,13 @@ class Archive:
             total = conn.execute(select(func.count()).select_from(Quarantined)
                                  .where(Quarantined.resolved == False)).scalar_one()  # noqa: E712
             rows = conn.execute(
-                select(Quarantined, Blob.data, Blob.dictionary_id, Blob.size)
+                select(Quarantined.id, Quarantined.source, Quarantined.origin, Quarantined.error,
+                       Quarantined.received_at, Blob.data, Blob.dictionary_id, Blob.size)
                 .join(Blob, Blob.id == Quarantined.blob_id)
                 .where(Quarantined.resolved == False)  # noqa: E712
                 .order_by(Quarantined.id).limit(limit).offset(offset)).all()
-        items = [QuarantinedInput(r.Quarantined.id, r.Quarantined.source, r.Quarantined.origin, r.Quarantined.error,
-                                  _aware(r.Quarantined.received_at), r.size, self._read_blob(r.data, r.dictionary_id))
-                 for r in rows]
+        items = [QuarantinedInput(r.id, r.source, r.origin, r.error, _aware(r.received_at), r.size,
+                                  self._read_blob(r.data, r.dictionary_id)) for r in rows]
         return Page(items, total)
 
     def retry_quarantine(self) -> list[IngestResult]:
