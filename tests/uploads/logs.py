@@ -36,6 +36,7 @@ def revoke_log(seed: int = 2) -> dict[str, Any]:
                 j, other = later[0]
                 log["events"][i] = {**event, "card": other["card"]}
                 log["events"][j] = {**other, "card": event["card"]}
+                log["game_id"] = f"revoke-{s}"
                 return log
     raise AssertionError("no game to turn into a revoke")
 
@@ -46,6 +47,7 @@ def wrong_winner_log(seed: int = 3) -> dict[str, Any]:
     for event in log["events"]:
         if event["type"] == "trick":
             event["winner"] = "NESW"[("NESW".index(event["winner"]) + 1) % 4]
+            log["game_id"] = f"wrong-winner-{seed}"
             return log
     raise AssertionError("no trick announced")
 
