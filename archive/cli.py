@@ -36,6 +36,11 @@ def clean(text: Any) -> str:
     return escape(_CONTROL.sub("?", "" if text is None else str(text)))
 
 
+def plain(text: Any) -> str:
+    """Untrusted text made safe for a terminal (for plain, non-Rich output)."""
+    return _CONTROL.sub("?", "" if text is None else str(text))
+
+
 def _open(db: str | None):
     from .store import Archive
 
@@ -98,10 +103,11 @@ def summary_line(counts: dict[str, int]) -> str:
               help="Seconds between polls of --watch.")
 @click.option("--polls", type=click.IntRange(1), default=None, hidden=True, help="Stop after N polls (tests).")
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@click.option("--verbose", "-v", is_flag=True, help="A line per game as soon as it is stored.")
 @json_option
 @archive_errors
 def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None, interval: float,
-                   polls: int | None, quiet: bool, as_json: bool) -> None:
+                   polls: int | None, quiet: bool, verbose: bool, as_json: bool) -> None:
     """Take games into the archive: files, folders (recursive), .json/.jsonl/.zst, legacy text, - (stdin).
 
     Each game is judged by the rules engine and stored once; unreadable input goes to the
@@ -119,7 +125,7 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
     err = _console(stderr=True)
     try:
         if files:
-            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json))
+            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json or verbose, verbose))
         if watch_dir:
             results.extend(_watch(archive, watch_dir, interval, polls, err, quiet or as_json))
     except KeyboardInterrupt:
@@ -140,7 +146,7 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
         sys.exit(EXIT_SOME_QUARANTINED)
 
 
-def _ingest_with_progress(archive, files: list[str], err, quiet: bool):
+def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     results = []
@@ -149,7 +155,13 @@ def _ingest_with_progress(archive, files: list[str], err, quiet: bool):
                   TimeRemainingColumn(), console=err, transient=True, disable=not show) as progress:
         task = progress.add_task("ingest", total=len(files))
         for path in files:
-            results.extend(archive.ingest_file(path))
+            found = archive.ingest_file(path)
+            results.extend(found)
+            if verbose:  # reported only once committed
+                for r in found:
+                    click.echo(f"{plain(r.source)}: {r.status}" + (f" {r.public_id}" if r.public_id else "")
+                               + (f": {plain(r.error)}" if r.error else ""))
+                sys.stdout.flush()
             progress.advance(task)
     return results
 
