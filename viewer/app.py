@@ -45,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_MIN_SIZE": 500,
     "CODE_CACHE_SECONDS": 365 * 24 * 3600,
     "RECENT_GAMES": 10,
+    "PROXY_FIX": 0,  # reverse proxies in front (trust that many X-Forwarded-* hops)
     "JSON_SORT_KEYS": False,
 }
 COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
@@ -77,6 +78,12 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.jinja_env.filters["contract_symbol"] = contract_symbol
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+
+    hops = int(app.config.get("PROXY_FIX") or 0)
+    if hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)  # type: ignore[method-assign]
 
     registered = []
     for spec in blueprints if blueprints is not None else BLUEPRINTS:

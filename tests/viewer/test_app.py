@@ -126,3 +126,13 @@ def test_serve_fills_an_empty_archive_and_prints_its_url(tmp_path):
 def test_serve_rejects_a_bad_port(cli_runner):
     code, _, err = cli_runner("serve", "--port", "70000")
     assert code == 2 and "70000" in err
+
+
+def test_behind_a_reverse_proxy_links_use_the_public_address(tmp_path):
+    from viewer.app import create_app
+
+    app = create_app({"DB": f"sqlite:///{tmp_path / 'p.db'}", "PROXY_FIX": 1})
+    code = code_of("seed3")
+    html = app.test_client().get(f"/r/{code}", headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "replays.example"}).get_data(as_text=True)
+    assert f'value="https://replays.example/r/{code}"' in html
+    assert "url=https%3A%2F%2Freplays.example%2Fr%2F" in html
