@@ -22,6 +22,7 @@ from .upload import LIMITS, limit, store_files, files_from_request, upload_respo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 DELETE_HEADER = "X-Delete-Token"
+MAX_ROW_ID = 2**62  # larger ids cannot be database rows (and overflow SQLite's integers)
 
 
 def _no_store(response: Response, status: int = 200) -> Response:
@@ -125,7 +126,7 @@ def api_quarantine() -> Response:
 @bp.delete("/quarantine/<int:quarantine_id>")
 def api_delete_quarantined(quarantine_id: int) -> Response:
     require_admin()
-    if not uploads().delete_quarantined(quarantine_id):
+    if quarantine_id > MAX_ROW_ID or not uploads().delete_quarantined(quarantine_id):
         raise PageError(f"there is no quarantined input {quarantine_id}", 404, "Not found")
     return _no_store(jsonify({"deleted": quarantine_id}))
 

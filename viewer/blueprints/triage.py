@@ -294,7 +294,7 @@ def quarantine_delete(quarantine_id: int) -> Response:
         csrf.verify()
     except csrf.CsrfError as exc:
         return error_response(str(exc), 403, "Refused")
-    if not uploads().delete_quarantined(quarantine_id):
+    if quarantine_id > 2**62 or not uploads().delete_quarantined(quarantine_id):
         raise PageError(f"there is no quarantined input {quarantine_id}", 404, "Not found")
     return redirect("/admin/quarantine", 303)
 
