@@ -1,0 +1,145 @@
+"""decode(encode(game)) gives the same game back: 20,000 seeded games, and hypothesis games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from replay.cards import CARDS
+from replay.codec import CodeError, decode, encode
+from replay.codec.compact import KIND_FALLBACK, MARKERS
+from replay.engine import OVER, PARTNER, PLAY, Game
+from replay.logger import GameLogger
+from replay.rules import PRESETS, Rules
+
+from .games import assert_same_game, passed_out_log, seeded_corpus
+
+CORPUS_SIZE = 20_000
+
+
+def test_twenty_thousand_seeded_games_round_trip():
+    logs = seeded_corpus(CORPUS_SIZE)
+    ends: dict[str, int] = {}
+    presets: dict[str, int] = {}
+    for log in logs:
+        code = encode(log)
+        assert code[0] in MARKERS and code.isalnum()
+        back = decode(code)
+        assert_same_game(log, back)
+        assert back.replay().findings == []
+        reason = log.end.reason if log.end is not None else "none"
+        ends[reason] = ends.get(reason, 0) + 1
+        presets[log.rules.name] = presets.get(log.rules.name, 0) + 1
+    # the corpus really holds every kind of ending and both presets
+    assert set(ends) == {"completed", "passed_out", "cancelled", "timeout", "none"}
+    assert min(ends.values()) >= 100
+    assert presets["bridgebot"] > 5000 and presets["all-tricks"] > 5000
+    assert len(presets) >= 5  # plus rule overrides
+
+
+def test_decoded_log_is_a_valid_canonical_log():
+    from replay.log import parse_log
+
+    for log in seeded_corpus(CORPUS_SIZE)[:300]:
+        back = decode(encode(log))
+        again = parse_log(back.to_json_dict())
+        assert again.canonical_json() == back.canonical_json()
+        # and encoding the decoded game gives the same code (one code per game)
+        assert encode(again) == encode(log)
+
+
+def test_passed_out_under_both_presets_and_without_an_end():
+    for seed in range(20):
+        for rules in ("bridgebot", "all-tricks"):
+            log = passed_out_log(seed, rules)
+            back = decode(encode(log))
+            assert_same_game(log, back)
+            assert back.end.reason == "passed_out"
+        unended = passed_out_log(seed, end=None)
+        assert decode(encode(unended)).end is None
+
+
+def test_a_game_with_no_events_round_trips():
+    game = Game.new_random(seed=5)
+    logger = GameLogger(clock=None)
+    logger.deal(game.deal, first_bidder=game.first_bidder)
+    for end in ("cancelled", "timeout", "abandoned", None):
+        log = logger.to_log() if end is None else logger.to_log().model_copy(
+            update={"end": type(passed_out_log(0).end).model_construct(reason=end)})
+        back = decode(encode(log))
+        assert_same_game(log, back)
+
+
+def test_names_never_go_into_the_code():
+    log = passed_out_log(3)
+    renamed = log.model_copy(update={"players": {}})
+    assert encode(log) == encode(renamed)
+    assert encode(log) == encode(log.replay())
+
+
+# --- hypothesis: any sequence of legal choices, any rules, stopped anywhere ---------------------
+
+rules_strategy = st.builds(
+    lambda preset, flags, wash: Rules.from_spec({"preset": preset, **flags, **wash}),
+    st.sampled_from(sorted(PRESETS)),
+    st.fixed_dictionaries({}, optional={
+        "play_all_tricks": st.booleans(), "trump_in_first_trick": st.booleans(),
+        "self_partner": st.booleans()}),
+    st.one_of(st.just({}), st.builds(lambda w: {"wash_threshold": w}, st.integers(0, 6))),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
+def test_any_legal_game_round_trips(data, rules, seed):
+    rng = random.Random(seed)
+    game = Game.new_random(rules=rules, rng=rng)
+    logger = GameLogger(rules=rules, clock=None)
+    logger.deal(game.deal, first_bidder=game.first_bidder)
+    stop_at = data.draw(st.one_of(st.none(), st.integers(0, 160)), label="stop_at")
+    prefer_pass = data.draw(st.floats(0, 0.95), label="pass_rate")
+    done = 0
+    while game.phase != OVER and (stop_at is None or done < stop_at):
+        seat = game.to_act
+        if game.phase == PARTNER:
+            options = game.legal_partner_cards()
+            card = options[data.draw(st.integers(0, len(options) - 1))]
+            logger.partner(seat, card)
+            game.push_partner(seat, card)
+        elif game.phase == PLAY:
+            options = game.legal_cards()
+            card = options[data.draw(st.integers(0, len(options) - 1))]
+            logger.play(seat, card)
+            game.push_play(seat, card)
+            if not game.trick and data.draw(st.booleans()):
+                logger.trick(game.trick_winners[-1])
+        else:
+            options = game.legal_calls()
+            call = options[0] if rng.random() < prefer_pass else options[data.draw(st.integers(0, len(options) - 1))]
+            logger.bid(seat, call)
+            game.push_call(seat, call)
+        done += 1
+    if game.phase == OVER:
+        end = data.draw(st.sampled_from(["natural", None]))
+        if end == "natural":
+            end = "passed_out" if game.passed_out else "completed"
+    else:
+        end = data.draw(st.sampled_from(["cancelled", "timeout", "abandoned", None]))
+    log = logger.to_log() if end is None else logger.end(end).log
+    code = encode(log)
+    back = decode(code)
+    assert_same_game(log, back)
+    assert back.replay().findings == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**9), bot=st.sampled_from(["random", "greedy"]),
+       preset=st.sampled_from(["bridgebot", "all-tricks"]), interrupt=st.sampled_from([0.0, 0.5, 1.0]))
+def test_any_seeded_self_play_game_round_trips(seed, bot, preset, interrupt):
+    from replay.bots import play_game
+
+    log = play_game(seed, bot, preset, interrupt_rate=interrupt)
+    assert_same_game(log, decode(encode(log)))
