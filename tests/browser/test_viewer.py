@@ -253,3 +253,29 @@ def test_screenshot_of_a_mid_game_position(chromium, viewer_server):
             assert path.stat().st_size > 10000
         finally:
             context.close()
+
+
+def test_share_copy_link_embed_snippet_and_log_download(chromium, viewer_server):
+    import json
+
+    code = code_of("seed3")
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=viewer_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"{viewer_server.url}/r/{code}#12")
+        wait_ready(page)
+        page.click("#copy-link")
+        expect(page.locator("#copy-link")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == f"{viewer_server.url}/r/{code}#12"
+        assert page.locator("#embed-box").is_hidden()
+        page.click("#embed-button")
+        snippet = page.locator("#embed-code").input_value()
+        assert snippet.startswith(f'<iframe src="{viewer_server.url}/embed/r/{code}"')
+        with page.expect_download() as download:
+            page.click("text=Download log (JSON)")
+        data = json.loads(Path(download.value.path()).read_text())
+        assert data["format"] == "floating-bridge/1"
+        assert data["hands"] == log_of("seed3").to_json_dict()["hands"]
+    finally:
+        context.close()
