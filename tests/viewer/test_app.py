@@ -52,8 +52,11 @@ def test_static_files_have_content_hashes_and_long_caching(client, app):
     from viewer.assets import STATIC_DIR
 
     assert hashlib.sha256((STATIC_DIR / "viewer.css").read_bytes()).hexdigest()[:10] == css.group(2)
-    assert client.get("/static/viewer.0000000000.css").status_code == 404
+    stale = client.get("/static/viewer.0000000000.css")  # a page cached before a release
+    assert stale.status_code == 200 and stale.get_data() == response.get_data()
+    assert "immutable" not in stale.headers["Cache-Control"]
     assert client.get("/static/viewer.css").status_code == 404
+    assert client.get("/static/nothing.0000000000.css").status_code == 404
 
 
 def test_plotly_is_served_from_the_plotly_package(client, app):
@@ -137,3 +140,11 @@ def test_behind_a_reverse_proxy_links_use_the_public_address(tmp_path):
     html = app.test_client().get(f"/r/{code}", headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "replays.example"}).get_data(as_text=True)
     assert f'value="https://replays.example/r/{code}"' in html
     assert "url=https%3A%2F%2Freplays.example%2Fr%2F" in html
+
+
+def test_cached_pages_do_not_leak_one_host_into_another(client):
+    code = code_of("seed3")
+    first = client.get(f"/r/{code}", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert f'value="http://evil.example/r/{code}"' in first
+    second = client.get(f"/r/{code}", headers={"Host": "replays.example"}).get_data(as_text=True)
+    assert f'value="http://replays.example/r/{code}"' in second and "evil.example" not in second

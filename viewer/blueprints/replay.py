@@ -212,7 +212,8 @@ def page_cache() -> PageCache:
 
 def immutable_page(kind: str, make: Callable[[], str]) -> Response:
     """An HTML page that never changes for its URL: ETag, 304s, a year of caching, kept rendered."""
-    key = f"{kind}\0{request.full_path}"
+    # the page shows absolute links (share box, oEmbed discovery): the host is part of the key
+    key = f"{kind}\0{request.host_url}\0{request.full_path}"
     etag = etag_for(key)
     headers = {"Cache-Control": f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable"}
     if request.if_none_match.contains_weak(etag):

@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, abort, current_app, request
 
 from ..app import accepts_gzip
 
 bp = Blueprint("static", __name__)
 YEAR = 365 * 24 * 3600
+STALE = re.compile(r"(.+?)\.[0-9a-f]{10}((?:\.min)?\.[a-z0-9]+)")
 
 
 @bp.get("/static/<path:hashed_name>")
 def asset(hashed_name: str) -> Response:
-    found = current_app.extensions["assets"].find(hashed_name)
+    assets = current_app.extensions["assets"]
+    found = assets.find(hashed_name)
+    stale = False
     if found is None:
-        abort(404)
+        # a page cached before a release may ask for an older hash: give the current file,
+        # briefly cached, rather than break the page
+        match = STALE.fullmatch(hashed_name)
+        found = assets.by_name.get(match.group(1) + match.group(2)) if match else None
+        if found is None:
+            abort(404)
+        stale = True
     etag = found.digest
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
@@ -26,6 +37,6 @@ def asset(hashed_name: str) -> Response:
     if found.mimetype.startswith(("text/", "application/javascript")):
         response.charset = "utf-8"
     response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    response.headers["Cache-Control"] = "public, max-age=60" if stale else f"public, max-age={YEAR}, immutable"
     response.vary.add("Accept-Encoding")
     return response

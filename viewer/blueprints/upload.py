@@ -15,6 +15,7 @@ uploads are rate limited per client (:mod:`viewer.ratelimit`).
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -415,6 +416,31 @@ def delete_upload(token: str) -> Response:
 @bp.post("/u/<token>/publish")
 def publish_upload(token: str) -> Response:
     return _owner_action(token, "publish")
+
+
+# --- opening the archive once per process -----------------------------------------------------
+
+_OPEN_LOCK = threading.Lock()
+
+
+@bp.before_app_request
+def open_archive_once() -> None:
+    """Open the archive (and run its migrations) in one thread only.
+
+    Under a threaded server the first requests arrive together, and ``get_archive()`` would
+    open several archives at once; Alembic's module-level state is not thread-safe (seen as
+    ``KeyError: 'config'`` and 500s under load). A failure here is left to the view that
+    needs the archive, so pages that do not (codes) still work.
+    """
+    if "archive" in current_app.extensions:
+        return
+    with _OPEN_LOCK:
+        if "archive" in current_app.extensions:
+            return
+        try:
+            get_archive()
+        except Exception as exc:  # noqa: BLE001 - reported by the view that needs it
+            current_app.logger.warning("the archive could not be opened: %r", exc)
 
 
 # --- unlisted games stay off their public id ---------------------------------------------------
