@@ -426,11 +426,13 @@ def decode_code(code: str) -> GameLog:
     marker = CHAR_VALUE.get(code[0], -1) - MARKER_FIRST
     if not 0 <= marker < MARKER_BLOCK:
         raise CodeError(
-            f"{code[0]!r} does not start a replay code (v1 codes start with a letter {MARKERS[0]}-{MARKERS[-1]})")
+            f"{code[0]!r} does not start a replay code (codes start with a letter {MARKERS[0]}-{MARKERS[-1]}, "
+            "original BridgeBot codes with a digit 0-3)")
     rest = code[1:]
-    for i, ch in enumerate(rest, start=2):
-        if ch not in CHAR_VALUE:
-            raise CodeError(f"character {i} of the code, {ch!r}, is not allowed (codes use only 0-9, A-Z, a-z)")
+    if not (rest.isascii() and rest.isalnum()):
+        for i, ch in enumerate(rest, start=2):
+            if ch not in CHAR_VALUE:
+                raise CodeError(f"character {i} of the code, {ch!r}, is not allowed (codes use only 0-9, A-Z, a-z)")
     if rest.startswith("0"):
         raise CodeError(f"{DAMAGED}: a 0 cannot follow the first letter")
     total = _from_base62(rest) * MARKER_BLOCK + marker
@@ -448,17 +450,16 @@ def decode_code(code: str) -> GameLog:
     return log
 
 
+_PAIR_VALUE = {a + b: CHAR_VALUE[a] * 62 + CHAR_VALUE[b] for a in ALPHABET for b in ALPHABET}
+
+
 def _from_base62(text: str) -> int:
-    value = 0
-    values = CHAR_VALUE
-    step = 10
-    chunk_base = 62 ** step
-    for start in range(0, len(text), step):
-        part = text[start:start + step]
-        chunk = 0
-        for ch in part:
-            chunk = chunk * 62 + values[ch]
-        value = value * (chunk_base if len(part) == step else 62 ** len(part)) + chunk
+    """Base 62 digits to an integer, two characters at a time."""
+    pairs = _PAIR_VALUE
+    start = len(text) % 2
+    value = CHAR_VALUE[text[0]] if start else 0
+    for i in range(start, len(text), 2):
+        value = value * 3844 + pairs[text[i:i + 2]]
     return value
 
 

@@ -14,7 +14,6 @@ not exactly a legal bridgebot game is refused with the reason.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..cards import CARD_TEXT, CARDS, PASS_VALUE, SEATS, Call
@@ -25,16 +24,15 @@ from .errors import CodeError
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _LETTER_VALUE = {ch: i for i, ch in enumerate(_LETTERS)}
-_SHAPE = re.compile(r"^[0-3][A-Za-z]*-")
 LEGACY_CARD_LETTERS = 53  # the tricks letter and 52 cards
 
 
 def looks_legacy(code: str) -> bool:
-    """Whether a bare code has the legacy shape: a seat digit 0-3, call letters, then ``-``.
+    """Whether a bare code has the legacy shape: it starts with a seat digit 0-3 or holds a ``-``.
 
-    New codes never hold a ``-``, so anything with one is judged as a legacy code.
+    New codes never start with a digit nor hold a ``-``, so the two never overlap.
     """
-    return "-" in code or bool(_SHAPE.match(code))
+    return "-" in code or (bool(code) and code[0] in "0123")
 
 
 def _letter(ch: str, what: str, place: int) -> int:

@@ -59,6 +59,8 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
     """
     if not isinstance(text, str):
         raise CodeError(f"a code must be text, not {type(text).__name__}")
+    if text.isascii() and text.isalnum():  # the common case: a bare code
+        return text, {}
     text = text.strip().strip("<>\"'")
     if not text:
         raise CodeError("empty input: no code in it")

@@ -130,7 +130,7 @@ def adversarial_log(hands, first_bidder: int, calls: list[int], rules: Rules, rn
     """Play out a scripted auction, then the partner card and random legal cards."""
     game = Game(hands, first_bidder, rules)
     logger = GameLogger(rules=rules, clock=None)
-    logger.deal(hands, first_bidder=first_bidder)
+    logger.deal(hands, first_bidder=SEATS[first_bidder])
     done = 0
 
     def stop() -> bool:
@@ -158,8 +158,10 @@ def adversarial_log(hands, first_bidder: int, calls: list[int], rules: Rules, rn
         done += 1
         if not game.trick:
             logger.trick(game.trick_winners[-1])
-    if end is None:
-        end = ("passed_out" if game.passed_out else "completed") if game.phase == OVER else "cancelled"
+    if game.phase == OVER:
+        end = "passed_out" if game.passed_out else "completed"
+    elif end is None:
+        end = "cancelled"
     return logger.end(end).log
 
 
