@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from .compact import MARKERS, decode_code, encode
+from .compact import MARKERS, code_kind, decode_code, encode
 from .errors import CodeError
 from .legacy import decode_legacy, looks_legacy
 from .links import NAMES_PARAMETER, format_names, parse_link
@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..log import GameLog
 
 __all__ = [
-    "CodeError", "NAMES_PARAMETER", "decode", "encode", "is_legacy_code", "parse_link",
-    "replay_url",
+    "CodeError", "NAMES_PARAMETER", "decode", "encode", "is_fallback_code", "is_legacy_code",
+    "parse_link", "replay_url",
 ]
 
 
@@ -81,6 +81,18 @@ def is_legacy_code(text: str) -> bool:
     except CodeError:
         return False
     return looks_legacy(code)
+
+
+def is_fallback_code(text: str) -> bool:
+    """Whether a code (or link) holds a game with findings (the flagged fallback form).
+
+    The first letter says so (``C``, ``G``, ``K`` or ``O``), so this needs no decoding.
+    """
+    try:
+        code, _ = parse_link(text)
+    except CodeError:
+        return False
+    return not looks_legacy(code) and code_kind(code) == "fallback"
 
 
 def replay_url(replay: "GameReplay | GameLog", base: str, names: bool = False) -> str:

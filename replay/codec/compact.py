@@ -412,6 +412,25 @@ def _apply(game: Game, e) -> None:
         game.announce_trick(e.winner)
 
 
+KIND_NAMES = ("bridgebot", "all-tricks", "extended", "fallback")
+
+
+def code_kind(code: str) -> str | None:
+    """The kind a v1 code's first letter announces, without decoding it (``None``: not v1).
+
+    The integer is ``127 * payload + 89`` and the letter holds it modulo 16, so the letter
+    fixes the payload modulo 16 and with it the kind digit (the payload modulo 4):
+    ``B F J N`` bridgebot, ``A E I M`` all-tricks, ``D H L P`` extended, ``C G K O`` fallback
+    (a game with findings).
+    """
+    marker = CHAR_VALUE.get(code[:1], -1) - MARKER_FIRST
+    if not 0 <= marker < MARKER_BLOCK:
+        return None
+    inverse = pow(CHECK_PRIME, -1, MARKER_BLOCK)
+    payload_low = (marker - CHECK_REMAINDER) * inverse % MARKER_BLOCK
+    return KIND_NAMES[payload_low % KINDS]
+
+
 # --- decoding --------------------------------------------------------------------------------
 
 DAMAGED = "the code is damaged (a character mistyped, lost, added or swapped?)"
