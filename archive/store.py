@@ -43,6 +43,11 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_DECOMPRESSED = 16 * 1024 * 1024
 LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
+SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
+#: Filtered listings count matches exactly up to this many (then say "at least").
+COUNT_CAP = 10_000
+#: Past this many matches a listing walks the sort index instead of sorting the matches.
+DENSE_MATCHES = 2_000
 SEAT_LETTERS = ("N", "E", "S", "W")
 
 STORED = "stored"
@@ -142,8 +147,11 @@ class QuarantinedInput:
 
 @dataclass(slots=True)
 class Page:
+    """One page of a listing: ``total`` matches in all (see ``Archive.list`` for ``total_exact``)."""
+
     items: list[Any]
     total: int
+    total_exact: bool = True
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -634,21 +642,44 @@ class Archive:
 
     def _filters(self, player=None, bot=None, rules=None, contract=None, declarer=None, result=None,
                  end_reason=None, has_findings=None, finding_kind=None, started_from=None, started_to=None,
-                 listed=None) -> list[Any]:
+                 listed=None, *, correlated: bool = False) -> list[Any]:
+        """WHERE clauses. Player, bot and finding filters are ``id IN (...)`` subqueries, or with
+        ``correlated`` ``EXISTS`` probes (cheap per row when games are scanned in sort order)."""
         where: list[Any] = []
+
+        def member(column, cond):
+            table = column.table
+            if correlated:
+                return select(1).select_from(table).where(column == Game.id, cond).exists()
+            return Game.id.in_(select(column).where(cond))
+
         if player:
             value = player.strip().lower()
-            if "*" in value:
+            if value.endswith("*") and "*" not in value[:-1] and len(value) > 1:
+                # a prefix: an index range ("ali*": "ali" <= name < "alj")
+                low = value[:-1]
+                high = low[:-1] + chr(ord(low[-1]) + 1)
+                by_name = and_(GamePlayer.name_lc >= low, GamePlayer.name_lc < high)
+                by_id = and_(GamePlayer.player_id_lc >= low, GamePlayer.player_id_lc < high)
+            elif "*" in value:
                 pattern = _like_pattern(value)
-                cond = or_(GamePlayer.name_lc.like(pattern, escape="\\"),
-                           GamePlayer.player_id_lc.like(pattern, escape="\\"))
+                by_name = GamePlayer.name_lc.like(pattern, escape="\\")
+                by_id = GamePlayer.player_id_lc.like(pattern, escape="\\")
             else:
-                cond = or_(GamePlayer.name_lc == value, GamePlayer.player_id_lc == value)
-            where.append(Game.id.in_(select(GamePlayer.game_id).where(cond)))
+                by_name = GamePlayer.name_lc == value
+                by_id = GamePlayer.player_id_lc == value
+            if correlated:
+                where.append(member(GamePlayer.game_id, or_(by_name, by_id)))
+            else:  # a UNION lets each half use its own index
+                where.append(Game.id.in_(select(GamePlayer.game_id).where(by_name)
+                                         .union(select(GamePlayer.game_id).where(by_id))))
         if bot:
             value = bot.strip().lower()
-            where.append(Game.id.in_(select(GamePlayer.game_id).where(
-                or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))))
+            if correlated:
+                where.append(member(GamePlayer.game_id, or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value)))
+            else:
+                where.append(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.bot_lc == value)
+                                         .union(select(GamePlayer.game_id).where(GamePlayer.bot_base_lc == value))))
         if rules:
             where.append(Game.rules == rules)
         if contract:
@@ -664,7 +695,7 @@ class Archive:
         if has_findings is not None:
             where.append(Game.findings > 0 if has_findings else Game.findings == 0)
         if finding_kind:
-            where.append(Game.id.in_(select(GameFinding.game_id).where(GameFinding.kind == finding_kind)))
+            where.append(member(GameFinding.game_id, GameFinding.kind == finding_kind))
         if started_from is not None:
             where.append(Game.started_at >= _utc_naive(_as_datetime(started_from, "started_from")))
         if started_to is not None:
@@ -673,8 +704,14 @@ class Archive:
             where.append(Game.listed == bool(listed))
         return where
 
-    def list(self, *, sort: str = "-started_at", limit: int = 50, offset: int = 0, **filters: Any) -> Page:
-        """A page of games matching the filters (see the package docstring)."""
+    def list(self, *, sort: str = "-started_at", limit: int = 50, offset: int = 0, exact_total: bool = False,
+             **filters: Any) -> Page:
+        """A page of games matching the filters (see the package docstring).
+
+        ``Page.total`` is exact without filters, and with filters up to ``COUNT_CAP`` matches;
+        past that it is ``COUNT_CAP`` and ``Page.total_exact`` is False (``exact_total=True``
+        always counts, at the cost of a scan over every match).
+        """
         descending = sort.startswith("-")
         key = sort.lstrip("-+")
         if key not in SORTS:
@@ -684,14 +721,28 @@ class Archive:
         unknown = set(filters) - set(FILTERS)
         if unknown:
             raise ArchiveError(f"unknown filter {', '.join(sorted(unknown))} (known: {', '.join(FILTERS)})")
-        where = self._filters(**filters)
+        active = {k: v for k, v in filters.items() if v is not None and v != ""}
+        where = self._filters(**active)
         column = SORTS[key]
         order = (column.desc(), Game.id.desc()) if descending else (column.asc(), Game.id.asc())
         with self.engine.connect() as conn:
-            total = conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one()
-            rows = conn.execute(select(*self._game_columns()).where(*where).order_by(*order)
-                                .limit(limit).offset(offset)).all()
-        return Page([GameSummary(**self._summary_fields(r)) for r in rows], total)
+            if exact_total or not where:
+                total = conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one()
+                exact = True
+            else:
+                capped = select(Game.id).where(*where).limit(COUNT_CAP + 1).subquery()
+                total = conn.execute(select(func.count()).select_from(capped)).scalar_one()
+                exact = total <= COUNT_CAP
+                total = min(total, COUNT_CAP)
+            query = select(*self._game_columns())
+            if total > DENSE_MATCHES and conn.dialect.name == "sqlite":
+                # many matches: walk the sort index and probe each game; 50 are found quickly
+                query = query.where(*self._filters(**active, correlated=True)).with_hint(
+                    Game, f"INDEXED BY {SORT_INDEXES[key]}", "sqlite")
+            else:
+                query = query.where(*where)
+            rows = conn.execute(query.order_by(*order).limit(limit).offset(offset)).all()
+        return Page([GameSummary(**self._summary_fields(r)) for r in rows], total, exact)
 
     def recent(self, limit: int = 20) -> list[GameSummary]:
         """The latest listed games, newest first (for a home page)."""

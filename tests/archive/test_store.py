@@ -414,3 +414,28 @@ def test_replay_code_column(archive):
         from replay.codec import decode
 
         assert decode(game.code).hands == game.log.hands
+
+
+def test_listing_plans_agree_and_totals_are_capped(archive, monkeypatch):
+    import archive.store as store
+
+    players = [{"N": {"name": "Alice", "bot": "greedy-1"}, "E": {"name": "Bob"}, "S": {"name": "Cy"},
+                "W": {"name": "Di", "bot": "random-1"}},
+               {"N": {"name": "Eve"}, "E": {"name": "Fay", "id": "tg:9"}, "S": {"name": "Alice"}, "W": {"name": "Gus"}}]
+    for i in range(8):
+        archive.ingest_bytes(_logged_game(400 + i, players[i % 2], started=f"2026-05-0{i + 1}T00:00:00Z"), f"{i}.json")
+    queries = [{}, {"player": "alice"}, {"player": "a*"}, {"player": "tg:9"}, {"bot": "random"},
+               {"bot": "greedy", "sort": "started_at"}, {"has_findings": False, "sort": "-ingested_at"},
+               {"started_from": "2026-05-03", "offset": 1, "limit": 3}, {"player": "alice", "sort": "findings"}]
+    sparse = [(q, archive.list(**q)) for q in queries]
+    monkeypatch.setattr(store, "DENSE_MATCHES", 0)  # every filtered listing walks the sort index
+    for q, page in sparse:
+        dense = archive.list(**q)
+        assert [g.public_id for g in dense.items] == [g.public_id for g in page.items], q
+        assert dense.total == page.total and dense.total_exact
+    monkeypatch.setattr(store, "COUNT_CAP", 3)
+    capped = archive.list(player="alice")
+    assert capped.total == 3 and capped.total_exact is False and len(capped.items) == 8
+    exact = archive.list(player="alice", exact_total=True)
+    assert exact.total == 8 and exact.total_exact
+    assert archive.list().total == 8  # no filter: always exact
