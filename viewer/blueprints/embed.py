@@ -19,7 +19,7 @@ from .replay import game_from_archive, game_from_code, immutable_page, render_ga
 
 bp = Blueprint("embed", __name__)
 PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")
-DEFAULT_WIDTH, DEFAULT_HEIGHT = 640, 600
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 640, 680
 MIN_WIDTH, MIN_HEIGHT = 200, 200
 
 
