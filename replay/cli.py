@@ -194,3 +194,11 @@ def run(group: click.Group) -> None:
 
 def main() -> None:  # pragma: no cover - the installed entry point is viewer.cli:main
     run(cli)
+
+
+# -- commands: codec (replay codes and PBN/LIN export)
+from .codec.commands import decode_command, encode_command, export_command  # noqa: E402
+
+cli.add_command(encode_command)
+cli.add_command(decode_command)
+cli.add_command(export_command)
