@@ -219,6 +219,20 @@ def test_charts_load_after_the_board_and_jump_on_click(page, viewer_server):
     page.mouse.click(box["x"] + box["width"] * 0.5 / tricks, box["y"] + box["height"] * 0.125)
     north_first = next(s for s in replay.steps if s.kind == "play" and s.seat.name == "N")
     expect(page.locator("#step-no")).to_have_text(str(north_first.index))
+    # the charts mark the current step: trick 1's column in the trick map, step N in think time
+    page.wait_for_timeout(300)
+    marked = page.evaluate("""() => {
+        const shape = (id) => (document.querySelector(id + ' .chart-plot').layout.shapes || [])
+            .filter((s) => s.name === 'current').map((s) => [s.x0, s.x1]);
+        return {tricks: shape('#chart-tricks'), time: shape('#chart-time'), race: shape('#chart-race')};
+    }""")
+    assert marked["tricks"] == [[0.5, 1.5]]
+    assert marked["time"] == [[north_first.index - 0.5, north_first.index + 0.5]]
+    assert marked["race"] == [[0, 0]]  # no trick finished yet
+    page.keyboard.press("End")
+    page.wait_for_timeout(300)
+    race = page.evaluate("document.querySelector('#chart-race .chart-plot').layout.shapes.filter(s => s.name === 'current')[0].x0")
+    assert race == len(replay.trick_winners)
     assert page.errors == []
 
 
