@@ -1,0 +1,250 @@
+"""A mixed load against the whole viewer under gunicorn on loopback: code pages, archived pages, uploads.
+
+    python bench/load.py [--duration 60] [--users 50] [--workers 4] [--threads 1] [--think 1.0]
+
+Fills a fresh SQLite archive with self-play games (public), starts gunicorn on 127.0.0.1 (a
+free port), then runs ``--users`` concurrent users (threads spread over two client
+processes, one keep-alive connection each, gzip accepted like a browser) for ``--duration``
+seconds. Each request is, at random, a code page ``/r/<code>`` (80%), an archived page
+``/g/<id>`` (15%) or an upload ``POST /api/logs`` of a game never seen before (5%). A user waits
+``--think`` seconds on average (uniform 0..2x) between requests, as a person stepping through
+replays does; ``--think 0`` sends back to back (a closed loop that saturates the machine, which
+measures capacity rather than latency). It prints throughput, latency percentiles per kind and overall, errors, and
+checks afterwards that every upload the server acknowledged (201 with a token) is in the
+archive. The per-client upload rate limit is raised for the run (all users share one address).
+Loopback only; bounded by ``--duration`` plus start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MIX = (("code", 0.80), ("archived", 0.15), ("upload", 0.05))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fill(db_url: str, games: int) -> tuple[list[str], list[str], list[bytes]]:
+    """Store ``games`` public self-play games; returns codes, public ids and upload templates."""
+    from archive import Archive
+    from replay.bots import play_game
+
+    archive = Archive(db_url)
+    for seed in range(games):
+        bot = "greedy" if seed % 3 else "random"
+        log = play_game(seed=seed, bot=bot, rules="bridgebot" if seed % 4 else "all-tricks", chat=True)
+        archive.ingest_bytes(log.canonical_json().encode(), f"fill-{seed}.json")
+    items = archive.list(limit=games).items
+    codes = [i.code for i in items if i.code]
+    ids = [i.public_id for i in items]
+    templates = [play_game(seed=100_000 + s).to_json_dict() for s in range(20)]
+    archive.close()
+    return codes, ids, [json.dumps(t).encode() for t in templates]
+
+
+def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates: list[bytes], think: float,
+         seed: int, out: list) -> None:
+    rng = random.Random(seed)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Accept-Encoding": "gzip", "Accept": "text/html"}
+    n = 0
+    while time.monotonic() < stop_at:
+        r = rng.random()
+        kind = "code" if r < MIX[0][1] else "archived" if r < MIX[0][1] + MIX[1][1] else "upload"
+        body = None
+        if kind == "code":
+            method, path, h = "GET", f"/r/{rng.choice(codes)}", headers
+        elif kind == "archived":
+            method, path, h = "GET", f"/g/{rng.choice(ids)}", headers
+        else:
+            n += 1
+            log = json.loads(rng.choice(templates))
+            log["game_id"] = f"load-{seed}-{n}-{rng.random()}"
+            body = json.dumps(log).encode()
+            method, path = "POST", "/api/logs?name=load.json"
+            h = {"Content-Type": "application/json", "Accept": "application/json"}
+        start = time.perf_counter()
+        try:
+            conn.request(method, path, body=body, headers=h)
+            response = conn.getresponse()
+            data = response.read()
+            status = response.status
+        except (OSError, http.client.HTTPException) as exc:
+            out.append((kind, time.perf_counter() - start, 0, f"{type(exc).__name__}: {exc}"))
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        elapsed = time.perf_counter() - start
+        token = None
+        if kind == "upload" and status == 201:
+            try:
+                token = json.loads(data)["files"][0]["games"][0].get("token")
+            except (ValueError, KeyError, IndexError):
+                token = None
+        out.append((kind, elapsed, status, token))
+        if think:
+            time.sleep(rng.uniform(0, 2 * think))
+    conn.close()
+
+
+def client_process(port: int, users: int, start_at: float, duration: float, codes, ids, templates, think: float,
+                   base_seed: int, queue) -> None:
+    while time.monotonic() < start_at:
+        time.sleep(0.005)
+    stop_at = start_at + duration
+    results: list = []
+    threads = [threading.Thread(target=user, args=(port, stop_at, codes, ids, templates, think, base_seed + i, results))
+               for i in range(users)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    queue.put(results)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q / 100 * (len(values) - 1)))))
+    return values[k]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=4)
+    # one thread per worker: the archive's zstd (de)compressors are shared per process and
+    # python-zstandard objects are not safe to use from several threads at once
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a user waits between requests")
+    parser.add_argument("--games", type=int, default=300, help="public games to fill the archive with")
+    parser.add_argument("--client-processes", type=int, default=2)
+    args = parser.parse_args()
+    if not (1 <= args.users <= 500 and 1 <= args.duration <= 600):
+        parser.error("keep it bounded: 1-500 users, 1-600 s")
+
+    tmp = Path(tempfile.mkdtemp(prefix="load-bench-"))
+    db_url = f"sqlite:///{tmp / 'archive.db'}"
+    t0 = time.perf_counter()
+    codes, ids, templates = fill(db_url, args.games)
+    print(f"filled the archive with {len(ids)} games ({len(codes)} with codes) in {time.perf_counter() - t0:.1f} s")
+
+    port = free_port()
+    env = {**os.environ, "GAME_REPLAY_DB": db_url, "GAME_REPLAY_UPLOAD_RATE_PER_MINUTE": "10000000",
+           "GAME_REPLAY_UPLOAD_RATE_BURST": "10000000", "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads),
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--backlog", "512",
+         "--keep-alive", "75",  # longer than a user's think time, as behind nginx "viewer.app:create_app()"],
+        cwd=str(ROOT), env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                c.request("GET", f"/g/{ids[0]}")
+                c.getresponse().read()
+                c.close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("gunicorn did not start")
+                time.sleep(0.2)
+        # a running site has each worker's page cache warm: request every code from several
+        # connections at once, so that every worker sees most of them
+        def warm(offset: int) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            for code in codes[offset:] + codes[:offset]:
+                conn.request("GET", f"/r/{code}", headers={"Accept-Encoding": "gzip"})
+                conn.getresponse().read()
+            conn.close()
+
+        t0 = time.perf_counter()
+        warmers = [threading.Thread(target=warm, args=(i * len(codes) // 8,)) for i in range(args.workers * 2)]
+        for t in warmers:
+            t.start()
+        for t in warmers:
+            t.join()
+        print(f"warmed the code pages in {time.perf_counter() - t0:.1f} s")
+
+        processes = max(1, min(args.client_processes, args.users))
+        ctx = multiprocessing.get_context("fork")
+        queue = ctx.Queue()
+        start_at = time.monotonic() + 1.0
+        per = [args.users // processes + (1 if i < args.users % processes else 0) for i in range(processes)]
+        procs = [ctx.Process(target=client_process, args=(port, n, start_at, args.duration, codes, ids, templates,
+                                                           args.think, 1000 * i, queue))
+                 for i, n in enumerate(per)]
+        for p in procs:
+            p.start()
+        results = []
+        for _ in procs:
+            results.extend(queue.get(timeout=args.duration + 120))
+        for p in procs:
+            p.join()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+    # -- figures --------------------------------------------------------------------------------
+    total = len(results)
+    errors = [r for r in results if not (200 <= r[2] < 400)]
+    print(f"\nmixed load: {args.users} users, {args.duration:.0f} s, think {args.think} s, gunicorn "
+          f"{args.workers} workers x {args.threads} threads (gthread), {os.cpu_count()} CPUs, SQLite")
+    print(f"{'kind':<10}{'requests':>10}{'share':>8}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+          f"{'max ms':>9}{'errors':>8}")
+    for kind in ("code", "archived", "upload", "all"):
+        rows = [r for r in results if kind == "all" or r[0] == kind]
+        lat = [r[1] * 1000 for r in rows]
+        errs = sum(1 for r in rows if not (200 <= r[2] < 400))
+        print(f"{kind:<10}{len(rows):>10}{len(rows) / max(total, 1):>8.1%}{len(rows) / args.duration:>9.1f}"
+              f"{percentile(lat, 50):>9.1f}{percentile(lat, 90):>9.1f}{percentile(lat, 99):>9.1f}"
+              f"{max(lat or [0]):>9.1f}{errs:>8}")
+    if errors:
+        shown: dict[str, int] = {}
+        for r in errors:
+            key = f"{r[0]} {r[2]} {r[3] if isinstance(r[3], str) and r[2] == 0 else ''}".strip()
+            shown[key] = shown.get(key, 0) + 1
+        print("errors:", ", ".join(f"{k}: {v}" for k, v in sorted(shown.items())))
+
+    tokens = [r[3] for r in results if r[0] == "upload" and r[2] == 201]
+    from archive import Archive
+    from archive.uploads import Uploads
+
+    archive = Archive(db_url)
+    store = Uploads(archive)
+    missing = [t for t in tokens if not t or store.by_token(t) is None]
+    print(f"\nacknowledged uploads: {len(tokens)}; present in the archive afterwards: {len(tokens) - len(missing)}; "
+          f"missing: {len(missing)}  -> {'every acknowledged upload is there' if not missing else 'LOST UPLOADS'}")
+    print(f"games in the archive: {archive.count()} (filled {len(ids)} + {len(tokens)} uploads)")
+    archive.close()
+
+
+if __name__ == "__main__":
+    main()
