@@ -212,3 +212,22 @@ def test_log_download(client, archived):
     from tests.viewer.conftest import SAMPLES
 
     assert raw.get_data() == SAMPLES["revoke"].read_bytes()
+
+
+def test_pbn_and_lin_exports(client, archived):
+    from replay.formats.lin import to_lin
+    from replay.formats.pbn import to_pbn
+
+    code = code_of("seed3")
+    html = client.get(f"/r/{code}").get_data(as_text=True)
+    assert f'href="/r/{code}.pbn"' in html and f'href="/r/{code}.lin"' in html
+    from replay.codec import decode
+
+    pbn = client.get(f"/r/{code}.pbn")
+    assert pbn.status_code == 200 and pbn.headers["Content-Disposition"] == f'attachment; filename="{code}.pbn"'
+    assert pbn.get_data(as_text=True) == to_pbn(decode(code))
+    lin = client.get(f"/g/{archived['revoke']}.lin")
+    assert lin.status_code == 200 and lin.get_data(as_text=True) == to_lin(load("revoke"))
+    named = client.get(f"/r/{code}.pbn?players=Ann,Bo").get_data(as_text=True)
+    assert '[North "Ann"]' in named and '[East "Bo"]' in named
+    assert client.get("/r/bad!!.pbn").status_code == 400

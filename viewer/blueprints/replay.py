@@ -316,13 +316,10 @@ def _export(game: ViewedGame, fmt: str) -> Response:
         module = importlib.import_module(f"replay.formats.{fmt}")
     except ImportError:
         raise PageError(f"{fmt.upper()} export is not available on this server", 404) from None
-    writer = next((getattr(module, n) for n in (f"to_{fmt}", f"write_{fmt}", "dumps", "write", "export")
-                   if callable(getattr(module, n, None))), None)
+    writer = getattr(module, f"to_{fmt}", None)
     if writer is None:
         raise PageError(f"{fmt.upper()} export is not available on this server", 404)
     try:
-        text = writer(game.replay)
-    except TypeError:
         text = writer(game.replay.log)
     except ReplayError as exc:
         raise PageError(f"this game cannot be written as {fmt.upper()}: {exc}", 422, "Cannot export") from None
