@@ -283,3 +283,26 @@ def test_upload_json_is_well_formed(client):
     body = json.loads(response.data)
     assert set(body) == {"status", "stored", "files"}
     assert body["status"] == response.status_code
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(client):
+    log = clean_log(91, chat=True)
+    log["events"].append({"type": "chat", "seat": "N", "text": "[" * 500 + "{" * 500})
+    response = upload(client, ("chatty.json", as_bytes(log)))
+    assert response.status_code == 201
+
+
+def test_legacy_text_log_uploads(client, sample_logs):
+    path = sample_logs / "legacy" / "worked-example.txt"
+    response = upload(client, ("worked-example.txt", path.read_bytes()))
+    assert response.status_code == 201
+    assert response.json["files"][0]["status"] == "stored"
+
+
+def test_too_many_form_parts_is_refused(client, archive):
+    before = table_counts(archive)
+    fields = {f"f{i}": "x" for i in range(200)}
+    fields["files"] = (io.BytesIO(as_bytes(clean_log(92))), "g.json")
+    response = client.post("/api/logs", data=fields, content_type="multipart/form-data")
+    assert response.status_code == 413
+    assert table_counts(archive) == before
