@@ -254,7 +254,7 @@ def test_screenshot_of_a_mid_game_position(chromium, viewer_server):
     """Saves docs/screenshot.png (desktop) and docs/screenshot-phone.png (375 px)."""
     names = "players=Priya,Marcus,%C5%81ucja,Arjun"
     url = f"{viewer_server.url}/r/{code_of('seed3')}?{names}#30"
-    shots = {"screenshot.png": {"width": 1280, "height": 860}, "screenshot-phone.png": {"width": 375, "height": 760}}
+    shots = {"screenshot.png": {"width": 1280, "height": 740}, "screenshot-phone.png": {"width": 375, "height": 760}}
     for name, viewport in shots.items():
         context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2)
         page = context.new_page()
