@@ -61,7 +61,7 @@ def _with_names(log: "GameLog", names: Mapping[str, str]) -> "GameLog":
     from ..log import Player
 
     players = {}
-    for seat in log.hands.model_fields:
+    for seat in ("N", "E", "S", "W"):
         name = names.get(seat)
         if name:
             players[_seat(seat)] = Player.model_construct(name=name[:200])
