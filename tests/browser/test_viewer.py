@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -71,7 +72,10 @@ def test_partner_stays_hidden_until_revealed(page, viewer_server):
     page.keyboard.press("End")
     assert page.locator(".role.partner").count() == 0
     assert page.locator("#count-decl").text_content() == "?"
+    page.wait_for_selector("#charts.charts-ready", timeout=30000)
+    expect(page.locator("#chart-race")).to_have_class(re.compile(r"\bchart-hidden\b"))
     page.locator("#reveal").check()
+    expect(page.locator("#chart-race")).not_to_have_class(re.compile(r"\bchart-hidden\b"))
     assert page.locator(f'.seat[data-seat="{replay.partner_seat.name}"] .role.partner').count() == 1
     assert page.locator("#count-decl").text_content() == str(replay.final.declarer_side_tricks)
     page.select_option("#perspective", "N")

@@ -8,6 +8,7 @@
   if (!section || !dataEl || !window.GameViewer) return;
   var charts = JSON.parse(dataEl.textContent);
   var viewer = window.GameViewer;
+  var G = viewer.game;
   var note = document.getElementById("charts-note");
 
   function dark() {
@@ -69,6 +70,12 @@
       pending = requestAnimationFrame(function () {
         pending = null;
         drawn.forEach(function (chart) {
+          if (chart.id === "race") {
+            // the sides' counts would give the partner away: hidden like the banner's
+            var box = document.getElementById("chart-race");
+            var hide = G.partner_seat && G.partner_seat !== G.declarer && !viewer.revealed();
+            box.classList.toggle("chart-hidden", !!hide);
+          }
           if (!chart.mark) return;
           var shape = markShape(chart, markX(chart, s));
           Plotly.relayout(chart.div, { shapes: shape ? chart.baseShapes.concat([shape]) : chart.baseShapes });

@@ -286,7 +286,8 @@
     get step() { return state.step; },
     go: function (i) { setPlaying(false); go(i); },
     onStep: function (fn) { listeners.push(fn); },
-    playing: function () { return !!state.timer; }
+    playing: function () { return !!state.timer; },
+    revealed: function () { return revealed(steps[state.step]); }
   };
 
   var start = stepFromHash();
