@@ -10,7 +10,9 @@ import tempfile
 from pathlib import Path
 
 import schemathesis
+import zstandard
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from schemathesis.checks import (content_type_conformance, not_a_server_error, response_schema_conformance,
                                  status_code_conformance)
 
@@ -38,6 +40,13 @@ def _fill() -> None:
 
 
 _fill()
+# Bodies for the non-JSON upload types: real logs (a new game each time), broken ones and noise.
+_GAME = st.integers(1000, 10**6).map(lambda seed: as_bytes(clean_log(seed)))
+schemathesis.openapi.media_type("application/x-ndjson", st.one_of(
+    st.lists(_GAME, min_size=1, max_size=3).map(b"\n".join), st.binary(max_size=512)))
+schemathesis.openapi.media_type("application/zstd", st.one_of(
+    _GAME.map(zstandard.ZstdCompressor().compress), st.binary(max_size=512).map(zstandard.ZstdCompressor().compress),
+    st.binary(max_size=512)))
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP)
 # The WSGI transport hands back bodies as sent and does not undo gzip: ask for none.
 PLAIN = {"Accept-Encoding": "identity"}
