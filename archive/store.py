@@ -285,7 +285,11 @@ class Archive:
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
         try:
             engine = create_engine(parsed, **kwargs)
-        except (NoSuchModuleError, ArgumentError, ImportError) as exc:
+        except ImportError as exc:
+            hint = " (pip install 'psycopg[binary]')" if "psycopg" in str(exc) else ""
+            raise ArchiveError(f"cannot use database URL {parsed.render_as_string(hide_password=True)}: "
+                               f"its driver is missing: {exc}{hint}") from None
+        except (NoSuchModuleError, ArgumentError) as exc:
             raise ArchiveError(f"unsupported database URL {parsed.render_as_string(hide_password=True)}: "
                                f"{exc}") from None
         if engine.dialect.name == "sqlite":
