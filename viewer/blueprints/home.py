@@ -50,10 +50,10 @@ def recent_games() -> tuple[list[dict[str, Any]], str | None]:
         players = item.players or {}
         out.append({
             "id": item.public_id, "path": f"/g/{item.public_id}",
-            "started_at": item.started_at.isoformat(timespec="minutes") if item.started_at else None,
+            "started_at": item.started_at.strftime("%Y-%m-%d %H:%M") if item.started_at else None,
             "contract": item.contract, "declarer": item.declarer, "result": item.result,
             "end": item.end_reason, "findings": item.findings, "rules": item.rules,
-            "players": [(players.get(s) or {}).get("name") or s for s in "NESW"],
+            "players": [(s, (players.get(s) or {}).get("name") or "") for s in "NESW"],
         })
     return out, None
 
