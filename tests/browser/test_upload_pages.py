@@ -100,6 +100,16 @@ def test_games_browser_filters_by_bot_and_finding_kind(page, upload_server):
     assert page.locator("#finding-list .finding-kind").first.inner_text() == "revoke"
 
 
+def test_stats_charts_draw_with_plotly_from_the_app(page, upload_server):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(upload_server.url + "/stats?by=bot")
+    page.wait_for_selector("#stats-charts-box[data-drawn='1']")
+    assert page.locator("#stats-charts-box .js-plotly-plot").count() == 4
+    assert all(url.startswith(upload_server.url) for url in requests)  # no CDN
+    assert page.errors == []
+
+
 def test_xss_sample_uploads_and_no_dialog_opens(page, upload_server):
     log = xss_log(240)
     _upload(page, upload_server, _file("xss.json", as_bytes(log)))
