@@ -158,7 +158,8 @@ def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads),
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--backlog", "512",
-         "--keep-alive", "75",  # longer than a user's think time, as behind nginx "viewer.app:create_app()"],
+         "--keep-alive", "75",  # longer than a user's think time, as behind nginx
+         "viewer.app:create_app()"],
         cwd=str(ROOT), env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 30
