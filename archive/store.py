@@ -478,6 +478,10 @@ class Archive:
             "listed": listed,
             "raw_blob_id": self._blob_id(conn, raw),
         }
+        if not self._last_blob_new:  # bytes once quarantined that now read: out of quarantine
+            conn.execute(update(Quarantined).where(Quarantined.blob_id == row["raw_blob_id"],
+                                                   Quarantined.resolved == False)  # noqa: E712
+                         .values(resolved=True, resolved_at=_now()))
         game_id = conn.execute(_INSERT_GAME, row).inserted_primary_key[0]
         if player_rows:
             for p in player_rows:

@@ -202,6 +202,13 @@ def test_retry_moves_what_now_reads_out_of_quarantine(db_url):
         game = archive.get(retry["game.json.zst"].public_id)
         assert game.raw == packed and game.log == log
         assert [q.source for q in archive.quarantine().items] == ["still-broken.json"]
+    # the same bytes sent again after a fix are taken in directly, and leave quarantine too
+    other = zstandard.ZstdCompressor(level=5).compress(_pretty(play_game(seed=11)))
+    with Archive(db_url, max_decompressed=100) as archive:
+        assert archive.ingest_bytes(other, "other.json.zst")[0].status == "quarantined"
+    with Archive(db_url) as archive:
+        assert archive.ingest_bytes(other, "other.json.zst")[0].status == "stored"
+        assert [q.source for q in archive.quarantine().items] == ["still-broken.json"]
 
 
 def test_findings_are_indexed(archive):
