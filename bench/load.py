@@ -108,14 +108,34 @@ def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates:
     conn.close()
 
 
+def probe(port: int, stop_at: float, path: str, out: list) -> None:
+    """The machine's own noise: a tiny static file every 100 ms, outside the mix."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while time.monotonic() < stop_at:
+        start = time.perf_counter()
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            out.append(("probe", time.perf_counter() - start, response.status, None))
+        except (OSError, http.client.HTTPException) as exc:
+            out.append(("probe", time.perf_counter() - start, 0, repr(exc)))
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        time.sleep(0.1)
+    conn.close()
+
+
 def client_process(port: int, users: int, start_at: float, duration: float, codes, ids, templates, think: float,
-                   base_seed: int, queue) -> None:
+                   base_seed: int, queue, probe_path: str | None = None) -> None:
     while time.monotonic() < start_at:
         time.sleep(0.005)
     stop_at = start_at + duration
     results: list = []
     threads = [threading.Thread(target=user, args=(port, stop_at, codes, ids, templates, think, base_seed + i, results))
                for i in range(users)]
+    if probe_path:
+        threads.append(threading.Thread(target=probe, args=(port, stop_at, probe_path, results)))
     for t in threads:
         t.start()
     for t in threads:
@@ -195,9 +215,13 @@ def main() -> None:
         ctx = multiprocessing.get_context("fork")
         queue = ctx.Queue()
         start_at = time.monotonic() + 1.0
+        from viewer.assets import Assets
+
+        probe_path = Assets().url("favicon.svg")
         per = [args.users // processes + (1 if i < args.users % processes else 0) for i in range(processes)]
         procs = [ctx.Process(target=client_process, args=(port, n, start_at, args.duration, codes, ids, templates,
-                                                           args.think, 1000 * i, queue))
+                                                           args.think, 1000 * i, queue,
+                                                           probe_path if i == 0 else None))
                  for i, n in enumerate(per)]
         for p in procs:
             p.start()
@@ -214,6 +238,8 @@ def main() -> None:
             os.killpg(server.pid, signal.SIGKILL)
 
     # -- figures --------------------------------------------------------------------------------
+    probes = [r for r in results if r[0] == "probe"]
+    results = [r for r in results if r[0] != "probe"]
     total = len(results)
     errors = [r for r in results if not (200 <= r[2] < 400)]
     print(f"\nmixed load: {args.users} users, {args.duration:.0f} s, think {args.think} s, gunicorn "
@@ -227,6 +253,13 @@ def main() -> None:
         print(f"{kind:<10}{len(rows):>10}{len(rows) / max(total, 1):>8.1%}{len(rows) / args.duration:>9.1f}"
               f"{percentile(lat, 50):>9.1f}{percentile(lat, 90):>9.1f}{percentile(lat, 99):>9.1f}"
               f"{max(lat or [0]):>9.1f}{errs:>8}")
+    plat = [r[1] * 1000 for r in probes]
+    print(f"{'(probe)':<10}{len(probes):>10}{'':>8}{len(probes) / args.duration:>9.1f}{percentile(plat, 50):>9.1f}"
+          f"{percentile(plat, 90):>9.1f}{percentile(plat, 99):>9.1f}{max(plat or [0]):>9.1f}"
+          f"{sum(1 for r in probes if not 200 <= r[2] < 400):>8}   <- a tiny static file, outside the mix: "
+          "the machine's own noise")
+    load = os.getloadavg()
+    print(f"load average during the run: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min) on {os.cpu_count()} CPUs")
     if errors:
         shown: dict[str, int] = {}
         for r in errors:
