@@ -662,32 +662,19 @@ class Archive:
             return Game.id.in_(select(column).where(cond))
 
         if player:
-            value = player.strip().lower()
-            if value.endswith("*") and "*" not in value[:-1] and len(value) > 1:
-                # a prefix: an index range ("ali*": "ali" <= name < "alj")
-                low = value[:-1]
-                high = low[:-1] + chr(ord(low[-1]) + 1)
-                by_name = and_(GamePlayer.name_lc >= low, GamePlayer.name_lc < high)
-                by_id = and_(GamePlayer.player_id_lc >= low, GamePlayer.player_id_lc < high)
-            elif "*" in value:
-                pattern = _like_pattern(value)
-                by_name = GamePlayer.name_lc.like(pattern, escape="\\")
-                by_id = GamePlayer.player_id_lc.like(pattern, escape="\\")
-            else:
-                by_name = GamePlayer.name_lc == value
-                by_id = GamePlayer.player_id_lc == value
+            by_name, by_id = _player_conditions(player)
             if correlated:
                 where.append(member(GamePlayer.game_id, or_(by_name, by_id)))
             else:  # a UNION lets each half use its own index
                 where.append(Game.id.in_(select(GamePlayer.game_id).where(by_name)
                                          .union(select(GamePlayer.game_id).where(by_id))))
         if bot:
-            value = bot.strip().lower()
+            by_bot, by_base = _bot_conditions(bot)
             if correlated:
-                where.append(member(GamePlayer.game_id, or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value)))
+                where.append(member(GamePlayer.game_id, or_(by_bot, by_base)))
             else:
-                where.append(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.bot_lc == value)
-                                         .union(select(GamePlayer.game_id).where(GamePlayer.bot_base_lc == value))))
+                where.append(Game.id.in_(select(GamePlayer.game_id).where(by_bot)
+                                         .union(select(GamePlayer.game_id).where(by_base))))
         if rules:
             where.append(Game.rules == rules)
         if contract:
@@ -734,6 +721,7 @@ class Archive:
         column = SORTS[key]
         order = (column.desc(), Game.id.desc()) if descending else (column.asc(), Game.id.asc())
         with self.engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
             if exact_total or not where:
                 total = conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one()
                 exact = True
@@ -743,7 +731,7 @@ class Archive:
                 exact = total <= COUNT_CAP
                 total = min(total, COUNT_CAP)
             query = select(*self._game_columns())
-            if total > DENSE_MATCHES and conn.dialect.name == "sqlite":
+            if total > DENSE_MATCHES and sqlite:
                 # many matches: walk the sort index and probe each game; 50 are found quickly
                 query = query.where(*self._filters(**active, correlated=True)).with_hint(
                     Game, f"INDEXED BY {SORT_INDEXES[key]}", "sqlite")
@@ -949,6 +937,27 @@ def canonical_sha256(log: GameLog) -> str:
     UTF-8, ``None`` left out) at a third of the cost.
     """
     return _sha(log.model_dump_json(exclude_none=True).encode("utf-8"))
+
+
+def _player_conditions(player: str) -> tuple[Any, Any]:
+    """(by name, by platform id) conditions on ``game_players`` for a player filter."""
+    value = player.strip().lower()
+    if value.endswith("*") and "*" not in value[:-1] and len(value) > 1:
+        # a prefix: an index range ("ali*": "ali" <= name < "alj")
+        low = value[:-1]
+        high = low[:-1] + chr(ord(low[-1]) + 1)
+        return (and_(GamePlayer.name_lc >= low, GamePlayer.name_lc < high),
+                and_(GamePlayer.player_id_lc >= low, GamePlayer.player_id_lc < high))
+    if "*" in value:
+        pattern = _like_pattern(value)
+        return (GamePlayer.name_lc.like(pattern, escape="\\"), GamePlayer.player_id_lc.like(pattern, escape="\\"))
+    return GamePlayer.name_lc == value, GamePlayer.player_id_lc == value
+
+
+def _bot_conditions(bot: str) -> tuple[Any, Any]:
+    """(exact bot, bot without version) conditions on ``game_players`` for a bot filter."""
+    value = bot.strip().lower()
+    return GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value
 
 
 def _lc(value: str | None) -> str | None:
