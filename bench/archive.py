@@ -15,7 +15,8 @@ Everything is measured in one run on the same logs, into a fresh SQLite file:
 3. listing: the archive is grown to 100,000 games by bulk-inserting synthetic index rows
    (copies of the ingested games' rows with other players, dates, rules, results and findings,
    sharing their raw blobs: the listing reads index rows only), then filtered, paginated
-   listings of 50 games are timed (median and worst of 20 runs, count of all matches included).
+   listings of 50 games are timed (median and worst of 20 runs, and median CPU time; the count
+   of matches is included, exact up to 10,000).
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ def bench_listing(archive, runs: int = 20) -> list[tuple[str, int, float, float]
         ("newest 50 (no filter)", {}),
         ("rules=bridgebot, no findings, page 11", {"rules": "bridgebot", "has_findings": False, "offset": 500}),
         ("player=player017", {"player": "player017"}),
-        ("player=player0* (wildcard)", {"player": "player0*"}),
+        ("player=player01* (prefix, ~13% of games)", {"player": "player01*"}),
+        ("player=player0* (prefix, ~80% of games)", {"player": "player0*"}),
         ("bot=random, result=declarer", {"bot": "random", "result": "declarer"}),
         ("finding_kind=revoke, sort -findings", {"finding_kind": "revoke", "sort": "-findings"}),
         ("contract=1S, declarer=N, 2025-06..2025-09", {"contract": "1S", "declarer": "N",
@@ -164,12 +166,14 @@ def bench_listing(archive, runs: int = 20) -> list[tuple[str, int, float, float]
     for label, kw in queries:
         kw = {"limit": 50, **kw}
         archive.list(**kw)  # warm the page cache
-        times = []
+        times, cpu_times = [], []
         for _ in range(runs):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             page = archive.list(**kw)
             times.append((time.perf_counter() - t) * 1000)
-        out.append((label, page.total, statistics.median(times), max(times)))
+            cpu_times.append((time.process_time() - c) * 1000)
+        total = f"{page.total:,}" + ("" if page.total_exact else "+")
+        out.append((label, total, statistics.median(times), max(times), statistics.median(cpu_times)))
     return out
 
 
@@ -214,9 +218,10 @@ def main() -> None:
     print(f"\n## filtered listing of 50 games out of {archive.count():,}")
     print(f"({added:,} synthetic index rows bulk-inserted: copies of the {len(paths)} ingested games' rows with "
           "other players, dates, rules, results and findings)")
-    for label, total, median, worst in bench_listing(archive):
-        print(f"{label:45s} matches {total:7,d}   median {median:6.1f} ms   worst {worst:6.1f} ms")
-    print("target: <= 50 ms")
+    for label, total, median, worst, cpu in bench_listing(archive):
+        print(f"{label:45s} matches {total:>8s}   median {median:6.1f} ms   worst {worst:6.1f} ms   "
+              f"CPU {cpu:6.1f} ms")
+    print("target: <= 50 ms ('+': the count stops at 10,000; Archive.list(exact_total=True) counts all)")
     archive.close()
 
 
