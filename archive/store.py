@@ -180,7 +180,7 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-_VERSION_TAIL = re.compile(r"[-_ /@]?v?\d[\w.+-]*$")
+_VERSION_TAIL = re.compile(r"[-_ /@]v?\d[\w.+-]*$", re.IGNORECASE)
 
 
 def bot_base(bot: str) -> str:
@@ -669,12 +669,7 @@ class Archive:
                 where.append(Game.id.in_(select(GamePlayer.game_id).where(by_name)
                                          .union(select(GamePlayer.game_id).where(by_id))))
         if bot:
-            by_bot, by_base = _bot_conditions(bot)
-            if correlated:
-                where.append(member(GamePlayer.game_id, or_(by_bot, by_base)))
-            else:
-                where.append(Game.id.in_(select(GamePlayer.game_id).where(by_bot)
-                                         .union(select(GamePlayer.game_id).where(by_base))))
+            where.append(member(GamePlayer.game_id, _bot_condition(bot)))
         if rules:
             where.append(Game.rules == rules)
         if contract:
@@ -954,10 +949,13 @@ def _player_conditions(player: str) -> tuple[Any, Any]:
     return GamePlayer.name_lc == value, GamePlayer.player_id_lc == value
 
 
-def _bot_conditions(bot: str) -> tuple[Any, Any]:
-    """(exact bot, bot without version) conditions on ``game_players`` for a bot filter."""
+def _bot_condition(bot: str) -> Any:
+    """The condition on ``game_players`` for a bot filter: the bot exactly, or its name without
+    version. Both lie inside one range of the ``bot_base_lc`` index (a bot's base is a function
+    of its name), so no UNION is needed."""
     value = bot.strip().lower()
-    return GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value
+    return and_(GamePlayer.bot_base_lc == bot_base(value),
+                or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))
 
 
 def _lc(value: str | None) -> str | None:

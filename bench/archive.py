@@ -95,6 +95,7 @@ def grow_to(archive, total: int, seed: int = 1) -> int:
     from sqlalchemy import func, insert, select
 
     from archive.models import Game, GameFinding, GamePlayer
+    from archive.store import bot_base
 
     rng = random.Random(seed)
     with archive.engine.connect() as conn:
@@ -131,7 +132,7 @@ def grow_to(archive, total: int, seed: int = 1) -> int:
                     seats[seat] = {"name": name, **({"bot": bot} if bot else {})}
                     players.append({"game_id": next_id, "seat": seat, "name": name, "name_lc": name,
                                     "player_id": None, "player_id_lc": None, "bot": bot,
-                                    "bot_lc": bot, "bot_base_lc": bot.rsplit("-", 1)[0] if bot else None})
+                                    "bot_lc": bot, "bot_base_lc": bot_base(bot) if bot else None})
                 row["players"] = json.dumps(seats)
                 for i in range(nf):
                     findings.append({"game_id": next_id, "number": i, "kind": fk[i % len(fk)],
