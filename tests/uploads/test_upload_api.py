@@ -306,3 +306,18 @@ def test_too_many_form_parts_is_refused(client, archive):
     response = client.post("/api/logs", data=fields, content_type="multipart/form-data")
     assert response.status_code == 413
     assert table_counts(archive) == before
+
+
+def test_nul_in_a_player_name_is_refused_not_a_server_error(client, archive):
+    before = table_counts(archive)
+    log = clean_log(93)
+    log["players"]["N"]["name"] = "a\u0000b"
+    response = upload(client, ("nul.json", as_bytes(log)))
+    assert response.status_code == 422
+    assert "players.N.name" in response.json["files"][0]["reason"]
+    batch = as_bytes(log) + b"\n" + as_bytes(clean_log(94))
+    mixed = upload(client, ("nul.jsonl", batch))
+    assert mixed.status_code == 201
+    assert [g["status"] for g in mixed.json["files"][0]["games"]] == ["refused", "stored"]
+    assert table_counts(archive)["games"] == before["games"] + 1
+    assert client.get("/stats.json?name=a%00b").status_code == 400

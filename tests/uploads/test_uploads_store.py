@@ -111,3 +111,32 @@ def test_docstring_examples():
     for module in (archive.uploads, viewer.ratelimit):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+@pytest.mark.postgres
+def test_web_upload_on_postgresql(postgres):
+    """The upload API on PostgreSQL: a NUL in a name (which PostgreSQL text cannot hold) is a 422."""
+    from viewer.app import create_app
+
+    name = postgres.create_database()
+    try:
+        app = create_app({"TESTING": True, "DB": postgres.url(name)})
+        client = app.test_client()
+        log = clean_log(7)
+        log["players"]["E"]["bot"] = "bot\u0000"
+        refused = client.post("/api/logs", data=as_bytes(log), content_type="application/json")
+        assert refused.status_code == 422 and "players.E.bot" in refused.json["files"][0]["reason"]
+        stored = client.post("/api/logs", data=as_bytes(revoke_log()), content_type="application/json")
+        assert stored.status_code == 201
+        game = stored.json["files"][0]["games"][0]
+        assert client.get(game["triage_url"]).status_code == 200
+        assert client.get("/games.json?player=%2A").status_code == 200
+        assert client.delete(f"/api/uploads/{game['token']}",
+                             headers={"X-Delete-Token": game["delete_token"]}).status_code == 200
+        with app.app_context():
+            from viewer.app import get_archive
+
+            assert get_archive().count() == 0
+            get_archive().close()
+    finally:
+        postgres.drop_database(name)

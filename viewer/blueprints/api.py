@@ -303,6 +303,7 @@ def openapi_document() -> dict[str, Any]:
                     "415": _error("Unsupported content type"),
                     "422": _json(refused_or_error, "No file could be read as a game"),
                     "429": _error("Too many uploads from this address: see Retry-After"),
+                    "503": _error("The archive cannot store anything right now"),
                 },
             }},
             "/api/games": {"get": {

@@ -143,6 +143,8 @@ def parse_stats_query(args) -> tuple[str, str | None]:
     name = (args.get("name") or "").strip() or None
     if name is not None and len(name) > 100:
         raise PageError("name is too long (at most 100 characters)", 400, "Bad parameter")
+    if name is not None and any(ord(ch) < 32 or 0xD800 <= ord(ch) < 0xE000 for ch in name):
+        raise PageError("name may not contain control characters", 400, "Bad parameter")
     return by, name
 
 

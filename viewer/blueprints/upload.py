@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import (Blueprint, Response, current_app, g, jsonify, redirect, render_template, request)
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from replay.log import ZSTD_MAGIC, LogFormatError, decompress_zstd, read_logs
@@ -156,6 +157,18 @@ def read_upload(name: str, data: bytes) -> list:
     return entries
 
 
+def text_problem(log) -> str | None:
+    """Why a readable game cannot be indexed (a NUL character, which SQL text cannot hold)."""
+    fields = [("game_id", log.game_id)]
+    for seat, player in log.players.items():
+        name = getattr(seat, "name", str(seat))
+        fields += [(f"players.{name}.{k}", getattr(player, k)) for k in ("name", "id", "bot")]
+    for place, value in fields:
+        if isinstance(value, str) and "\x00" in value:
+            return f"{place}: contains a NUL character (\\u0000)"
+    return None
+
+
 def game_links(outcome, first_step: int | None = None) -> dict[str, Any]:
     """Where an uploaded game can be seen (and, once, managed)."""
     out: dict[str, Any] = {"status": outcome.status, "source": outcome.source, "findings": outcome.findings,
@@ -190,18 +203,27 @@ def store_file(name: str, data: bytes) -> FileResult:
     except Refused as exc:
         result.reason, result.http_status = exc.reason, exc.status
         return result
+    from archive.uploads import UploadOutcome
+
+    problems = {id(e): text_problem(e.log) if e.ok else str(e.error) for e in entries}
+    if len(entries) == 1 and problems[id(entries[0])]:
+        result.reason, result.http_status = problems[id(entries[0])], 422
+        return result
     store = uploads()
     outcomes = []
-    if all(e.ok for e in entries):
-        outcomes = store.ingest(data, name)
-    else:
-        for entry in entries:
-            if entry.ok:
-                outcomes.extend(store.ingest(entry.raw, entry.source))
-            else:
-                from archive.uploads import UploadOutcome
-
-                outcomes.append(UploadOutcome(entry.source, "refused", error=str(entry.error)))
+    try:
+        if not any(problems.values()):
+            outcomes = store.ingest(data, name)
+        else:
+            for entry in entries:
+                if problems[id(entry)]:
+                    outcomes.append(UploadOutcome(entry.source, "refused", error=problems[id(entry)]))
+                else:
+                    outcomes.extend(store.ingest(entry.raw, entry.source))
+    except SQLAlchemyError as exc:
+        current_app.logger.error("upload %r could not be stored: %r", shown, exc)
+        raise PageError("the archive could not store the upload right now; try again later", 503,
+                        "Archive unavailable") from None
     result.games = [game_links(o, _first_finding_step(entries, o.source)
                                if o.findings and o.status != "refused" else None) for o in outcomes]
     statuses = {o.status for o in outcomes}
