@@ -231,3 +231,26 @@ def test_pbn_and_lin_exports(client, archived):
     named = client.get(f"/r/{code}.pbn?players=Ann,Bo").get_data(as_text=True)
     assert '[North "Ann"]' in named and '[East "Bo"]' in named
     assert client.get("/r/bad!!.pbn").status_code == 400
+
+
+def test_archived_pages_have_etags_and_a_deleted_game_is_gone_at_once(client, app, archived):
+    path = f"/g/{archived['seed3']}"
+    first = client.get(path)
+    assert first.headers["Cache-Control"] == "public, max-age=300"
+    assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert client.get(path).get_data() == first.get_data()  # served from memory
+
+    # the game leaves the archive (as a deleted upload does): its page is gone at once
+    from sqlalchemy import text
+
+    from viewer.app import get_archive
+
+    with app.app_context():
+        archive = get_archive()
+        row = archive.ids.decode(archived["seed3"])
+        with archive.engine.begin() as conn:
+            for table in ("game_players", "game_findings"):
+                conn.execute(text(f"DELETE FROM {table} WHERE game_id = :id"), {"id": row})
+            conn.execute(text("DELETE FROM games WHERE id = :id"), {"id": row})
+    assert client.get(path).status_code == 404
+    assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 404

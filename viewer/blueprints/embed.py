@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..app import PageError
 from ..security import frameable
-from .replay import game_from_archive, game_from_code, immutable_page, render_game
+from .replay import archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
 
 bp = Blueprint("embed", __name__)
 PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")
@@ -32,10 +32,7 @@ def embed_code(code: str) -> Response:
 @bp.get("/embed/g/<public_id>")
 @frameable
 def embed_archived(public_id: str) -> Response:
-    game, _ = game_from_archive(public_id)
-    response = Response(render_game(game, "embed.html"), mimetype="text/html")
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return archived_game_page("embed-g", public_id, "embed.html")
 
 
 def _dimension(name: str) -> int | None:

@@ -7,6 +7,7 @@ cache headers and an ETag.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
@@ -24,6 +25,7 @@ bp = Blueprint("replay", __name__)
 MAX_CODE = 4096
 MAX_NAME = 60
 THEMES = ("auto", "light", "dark")
+ARCHIVED_CACHE_SECONDS = 300
 
 
 # --- loading games -----------------------------------------------------------------------------
@@ -105,19 +107,28 @@ def game_from_code(code: str) -> ViewedGame:
                       started_at=log.started_at.isoformat() if log.started_at else None)
 
 
-def game_from_archive(public_id: str) -> tuple[ViewedGame, Any]:
+def find_archived(public_id: str):
+    """The ``ArchivedGame`` with this id; ``PageError(404)`` when there is none."""
     if len(public_id) > 64:
         raise PageError("that is not a game id", 404)
     archived = get_archive().get(public_id)
     if archived is None:
         raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
+    return archived
+
+
+def viewed_archived(archived) -> ViewedGame:
     replay = archived.replay()
     names = {s: (p.get("name") or "")[:MAX_NAME] for s, p in (archived.players or {}).items() if p.get("name")}
     started = archived.started_at.isoformat() if archived.started_at else None
-    game = ViewedGame(replay, names=names, code=archived.code, public_id=archived.public_id,
+    return ViewedGame(replay, names=names, code=archived.code, public_id=archived.public_id,
                       path=f"/g/{archived.public_id}", started_at=started,
                       extra={"archive": _jsonable(archived.summary())})
-    return game, archived
+
+
+def game_from_archive(public_id: str) -> tuple[ViewedGame, Any]:
+    archived = find_archived(public_id)
+    return viewed_archived(archived), archived
 
 
 def _jsonable(value: Any) -> Any:
@@ -210,12 +221,15 @@ def page_cache() -> PageCache:
     return cache
 
 
-def immutable_page(kind: str, make: Callable[[], str]) -> Response:
-    """An HTML page that never changes for its URL: ETag, 304s, a year of caching, kept rendered."""
-    # the page shows absolute links (share box, oEmbed discovery): the host is part of the key
-    key = f"{kind}\0{request.host_url}\0{request.full_path}"
+def cached_page(kind: str, make: Callable[[], str], cache_control: str, version: str = "") -> Response:
+    """An HTML page kept rendered in memory, with an ETag and 304s.
+
+    The key is the page's host (pages show absolute links: share box, oEmbed discovery), its
+    path and query, and ``version`` (what the content depends on beyond the URL).
+    """
+    key = f"{kind}\0{request.host_url}\0{request.full_path}\0{version}"
     etag = etag_for(key)
-    headers = {"Cache-Control": f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable"}
+    headers = {"Cache-Control": cache_control}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
         response.set_etag(etag, weak=True)
@@ -228,6 +242,20 @@ def immutable_page(kind: str, make: Callable[[], str]) -> Response:
         response = Response(html, mimetype="text/html", headers=headers)
     response.set_etag(etag, weak=True)
     return response
+
+
+def immutable_page(kind: str, make: Callable[[], str]) -> Response:
+    """A page that never changes for its URL (code pages): a year of caching."""
+    return cached_page(kind, make, f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
+
+
+def archived_game_page(kind: str, public_id: str, template: str) -> Response:
+    """An archived game's page: looked up every time (a deleted game is gone at once), rendered
+    once per version of its stored bytes."""
+    archived = find_archived(public_id)
+    version = hashlib.sha256(archived.raw).hexdigest()[:20]
+    return cached_page(kind, lambda: render_game(viewed_archived(archived), template),
+                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", version)
 
 
 def legacy_redirect(code: str, prefix: str) -> Response | None:
@@ -279,10 +307,7 @@ def code_export(code: str, fmt: str) -> Response:
 
 @bp.get("/g/<public_id>")
 def archived_page(public_id: str) -> Response:
-    game, _ = game_from_archive(public_id)
-    response = Response(render_game(game, "replay.html"), mimetype="text/html")
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return archived_game_page("g", public_id, "replay.html")
 
 
 @bp.get("/g/<public_id>.json")
