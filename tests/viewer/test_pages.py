@@ -254,3 +254,25 @@ def test_archived_pages_have_etags_and_a_deleted_game_is_gone_at_once(client, ap
             conn.execute(text("DELETE FROM games WHERE id = :id"), {"id": row})
     assert client.get(path).status_code == 404
     assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 404
+
+
+def test_every_sample_game_renders(client, app):
+    """Passed out, cancelled mid-auction, findings, legacy, all-tricks: every page answers 200."""
+    from replay.codec import encode
+
+    from tests.conftest import SAMPLE_LOGS
+    from viewer.app import get_archive
+
+    with app.app_context():
+        results = get_archive().ingest_paths([str(SAMPLE_LOGS)])
+    ids = {r.public_id for r in results if r.public_id}
+    assert len(ids) > 40
+    for public_id in ids:
+        for path in (f"/g/{public_id}", f"/embed/g/{public_id}", f"/g/{public_id}.json"):
+            assert client.get(path).status_code == 200, path
+        with app.app_context():
+            log = get_archive().get(public_id).log
+        page = client.get(f"/r/{encode(log)}")
+        assert page.status_code == 200, public_id
+        data = data_block(page.get_data(as_text=True))
+        assert len(data["steps"]) == len(log.replay().steps)
