@@ -78,7 +78,8 @@ def test_stats_per_bot_and_player(client, filled):
     data = client.get("/stats.json?by=bot").json
     rows = {r["name"]: r for r in data["rows"]}
     greedy = next(r for n, r in rows.items() if n.startswith("greedy"))
-    assert greedy["games"] > 0
+    assert greedy["games"] == client.get("/games.json?bot=greedy").json["total"]  # games, not seats
+    assert greedy["seats"] > greedy["games"]
     assert greedy["think_ms_median"] is not None and greedy["think_ms_median"] > 0
     if greedy["declarer_games"]:
         assert 0 <= greedy["declarer_success_rate"] <= 1

@@ -236,7 +236,8 @@ def openapi_document() -> dict[str, Any]:
     stats_row = {
         "type": "object", "required": ["name", "games", "findings", "findings_per_100_games"],
         "properties": {
-            "name": {"type": "string"}, "games": {"type": "integer"}, "declarer_games": {"type": "integer"},
+            "name": {"type": "string"}, "games": {"type": "integer"}, "seats": {"type": "integer"},
+            "declarer_games": {"type": "integer"},
             "made": {"type": "integer"}, "declarer_success_rate": {"type": ["number", "null"]},
             "findings": {"type": "integer"}, "findings_per_100_games": {"type": "number"},
             "think_ms_median": NULL_INT, "think_ms_mean": NULL_INT, "moves_timed": {"type": "integer"},

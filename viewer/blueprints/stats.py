@@ -87,7 +87,8 @@ def stats_rows(by: str, name: str | None) -> list[dict[str, Any]]:
     for i, row in enumerate(rows):
         games, declarer = row["games"], row["declarer"]
         entry = {
-            "name": row["name"], "games": games, "declarer_games": declarer, "made": row["made"],
+            "name": row["name"], "games": games, "seats": row["seats"], "declarer_games": declarer,
+            "made": row["made"],
             "declarer_success_rate": round(row["made"] / declarer, 4) if declarer else None,
             "findings": row["findings"],
             "findings_per_100_games": round(100 * row["findings"] / games, 2) if games else 0.0,

@@ -133,8 +133,14 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None) -> dict
     }
 
 
+def compact_json(value: dict[str, Any]) -> str:
+    """An object as JSON with one line per key (hands and tricks stay on their line)."""
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
 def _triage_page(data: dict[str, Any], delete_action: str | None) -> Response:
-    html = render_template("triage.html", data=data, state_json=json.dumps(data["state"], indent=2, ensure_ascii=False),
+    html = render_template("triage.html", data=data, state_json=compact_json(data["state"]),
                            admin=is_admin(), delete_action=delete_action)
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "private, no-cache"
