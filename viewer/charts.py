@@ -27,13 +27,13 @@ FONT = {"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "siz
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
     layout = {
         "title": {"text": title, "font": {"size": 14}, "x": 0.02},
-        "margin": {"l": 44, "r": 12, "t": 36, "b": 40},
-        "height": 280,
+        "margin": {"l": 44, "r": 12, "t": 36, "b": 44},
+        "height": 300,
         "font": FONT,
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "showlegend": True,
-        "legend": {"orientation": "h", "y": -0.25},
+        "legend": {"orientation": "h", "y": -0.34, "yanchor": "top"},
         "hovermode": "closest",
         "dragmode": False,
     }
