@@ -17,7 +17,7 @@ import importlib
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, Response, current_app, g, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from . import security

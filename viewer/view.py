@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.cards import SEATS, SUIT_SYMBOLS, Card, Seat
+from replay.cards import SEATS, SUIT_SYMBOLS, Card
 from replay.game import GameReplay
 
 SEAT_NAMES = [s.name for s in SEATS]

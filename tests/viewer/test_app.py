@@ -9,8 +9,6 @@ import sys
 import time
 import urllib.request
 
-import pytest
-
 from .conftest import code_of
 
 

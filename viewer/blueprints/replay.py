@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any, Callable
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from replay.cards import ReplayError
 from replay.log import GameLog
