@@ -90,21 +90,53 @@ def encode(game: "GameLog | GameReplay") -> str:
     from ..game import GameReplay
 
     if isinstance(game, GameReplay):
-        replay, log = game, game.log
+        log = game.log
+        has_findings, final_phase = bool(game.findings), game.steps[-1].phase
     elif isinstance(game, GameLog):
         log = game
-        replay = log.replay()
+        has_findings, final_phase = _judge(log)
     else:
         raise TypeError(f"encode() takes a GameLog or a GameReplay, not {type(game).__name__}")
     rules = log.rules
     if rules.preset not in PRESET_ORDER:
         raise CodeError(f"code v1 cannot carry the rules preset {rules.preset!r}")
     writer = DigitWriter()
-    if replay.findings:
+    if has_findings:
         _encode_fallback(writer, log)
     else:
-        _encode_clean(writer, log, replay.steps[-1].phase)
+        _encode_clean(writer, log, final_phase)
     return _to_text(writer.value())
+
+
+def _judge(log: GameLog) -> tuple[bool, str]:
+    """Whether the engine finds anything in a log, and the phase it ends in.
+
+    The same pass as ``GameReplay.from_log`` without building its steps (tests check that
+    the two agree on every game).
+    """
+    from ..game import GameReplay
+
+    game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+    findings = game.check_deal()
+    for event in log.events:
+        if game.stopped:
+            break
+        if isinstance(event, PlayEvent):
+            found = game.push_play(event.seat, event.card)
+        elif isinstance(event, BidEvent):
+            found = game.push_call(event.seat, event.bid)
+        elif isinstance(event, PartnerEvent):
+            found = game.push_partner(event.seat, event.card)
+        elif isinstance(event, TrickEvent):
+            found = game.announce_trick(event.winner)
+        else:
+            continue
+        if found:
+            return True, game.phase
+    if findings:
+        return True, game.phase
+    GameReplay._end_reason(game, log, findings, 0)
+    return bool(findings), game.phase
 
 
 def _to_text(payload: int) -> str:

@@ -49,8 +49,9 @@ def deal(log: GameLog) -> list[list[int]]:
     return [sorted(int(c) for c in h) for h in log.hands.by_seat()]
 
 
-def assert_same_game(original: GameLog, decoded: GameLog) -> None:
-    """Same deal, first bidder, calls, partner card, plays, rules and end."""
+def assert_same_game(original: GameLog, decoded: GameLog, judge: bool = True) -> None:
+    """Same deal, first bidder, calls, partner card, plays, rules and end (and, with ``judge``,
+    the same judgement by the engine: contract, partner, trick winners, result)."""
     assert deal(decoded) == deal(original)
     assert decoded.first_bidder == original.first_bidder
     assert actions(decoded) == actions(original)
@@ -58,6 +59,8 @@ def assert_same_game(original: GameLog, decoded: GameLog) -> None:
     assert decoded.rules.to_spec() == original.rules.to_spec()
     end = lambda log: None if log.end is None else log.end.reason  # noqa: E731
     assert end(decoded) == end(original)
+    if not judge:
+        return
     a, b = original.replay(), decoded.replay()
     assert b.end_reason == a.end_reason
     assert (b.contract, b.declarer, b.partner_card, b.partner_seat) == (a.contract, a.declarer, a.partner_card, a.partner_seat)

@@ -78,7 +78,7 @@ def test_at_least_98_percent_of_100000_other_corruptions_are_detected():
     assert rate >= 0.98
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.text(max_size=80))
 def test_decode_of_any_text_raises_only_code_error(text):
     try:
@@ -87,7 +87,7 @@ def test_decode_of_any_text_raises_only_code_error(text):
         assert str(exc)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.text(alphabet=ALPHABET + "-#/?=&%:.", min_size=1, max_size=120))
 def test_decode_of_code_like_text_raises_only_code_error(text):
     try:
@@ -96,7 +96,7 @@ def test_decode_of_code_like_text_raises_only_code_error(text):
         assert str(exc)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.sampled_from("ABCDEFGHIJKLMNOP"), st.text(alphabet=ALPHABET, min_size=20, max_size=60))
 def test_random_v1_shaped_codes_raise_only_code_error(marker, body):
     try:
@@ -107,7 +107,7 @@ def test_random_v1_shaped_codes_raise_only_code_error(marker, body):
     assert log.replay() is not None
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.sampled_from("0123"), st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-",
                                          min_size=50, max_size=70))
 def test_random_legacy_shaped_codes_raise_only_code_error(digit, body):

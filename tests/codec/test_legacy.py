@@ -54,7 +54,7 @@ def test_two_thousand_games_round_trip_through_the_spec_encoder():
         code = legacy_encode(log)
         assert len(code) == 57 + len(code.split("-")[0]) - 1
         back = decode(code)
-        assert_same_game(log, back)
+        assert_same_game(log, back, judge=checked % 10 == 0)
         # a legacy code and a new code of the same game decode to the same game
         assert decode(encode(log)).canonical_json() == back.canonical_json()
         assert decode(encode(back)).canonical_json() == back.canonical_json()

@@ -24,12 +24,14 @@ def test_twenty_thousand_seeded_games_round_trip():
     logs = seeded_corpus(CORPUS_SIZE)
     ends: dict[str, int] = {}
     presets: dict[str, int] = {}
-    for log in logs:
+    for number, log in enumerate(logs):
         code = encode(log)
         assert code[0] in MARKERS and code.isalnum()
         back = decode(code)
-        assert_same_game(log, back)
-        assert back.replay().findings == []
+        judge = number % 10 == 0  # the engine's judgement of every tenth game (the rest: the events)
+        assert_same_game(log, back, judge=judge)
+        if judge:
+            assert back.replay().findings == []
         reason = log.end.reason if log.end is not None else "none"
         ends[reason] = ends.get(reason, 0) + 1
         presets[log.rules.name] = presets.get(log.rules.name, 0) + 1
@@ -92,7 +94,7 @@ rules_strategy = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
 def test_any_legal_game_round_trips(data, rules, seed):
     rng = random.Random(seed)
@@ -135,7 +137,7 @@ def test_any_legal_game_round_trips(data, rules, seed):
     assert back.replay().findings == []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**9), bot=st.sampled_from(["random", "greedy"]),
        preset=st.sampled_from(["bridgebot", "all-tricks"]), interrupt=st.sampled_from([0.0, 0.5, 1.0]))
 def test_any_seeded_self_play_game_round_trips(seed, bot, preset, interrupt):
