@@ -68,7 +68,13 @@ API (all in ``archive.store`` unless said):
 - ``Archive.export(directory, inputs=False)``: every game's raw bytes, one file each
   (``<public_id>.<ext>``); with ``inputs=True`` every received input file instead, under its
   received name, byte for byte (JSON lines batches, duplicates and quarantined files included).
-  ``Archive.export_jsonl(fh)`` writes canonical JSON lines.
+  ``Archive.export_jsonl(fh)`` writes canonical JSON lines. ``Archive.iter_games()`` yields
+  ``(public_id, raw)`` and ``Archive.iter_inputs()`` ``(source, bytes)``.
+- Upkeep: ``Archive.fill_codes()`` fills the replay code of games stored before
+  ``replay.codec`` was there; ``Archive.train_dictionary()`` trains a new dictionary (done
+  automatically at 256 blobs and at each eightfold growth); ``Archive.recompress()``.
+- CLI (``archive/cli.py``): ``game-replay ingest PATH... [--watch DIR] [-v] [--json]`` and
+  ``game-replay archive list|show|stats|export|retry|fill-codes|retrain``, each with ``--db``.
 
 How raw bytes are kept: content-addressed ``blobs`` (SHA-256 of the bytes), zstd-compressed
 with a dictionary trained on the archive's own logs (``dictionaries`` table, versioned; a blob
@@ -78,8 +84,9 @@ single-game file is one blob, the game's raw bytes. A JSON lines batch keeps one
 order, so the batch file comes back as the lines joined with ``\\n``. A zstd-compressed batch
 is kept whole as received, and each game's raw bytes are its decompressed line.
 
-Deduplication is by the SHA-256 of the game's canonical JSON (``GameLog.canonical_json()``),
-so the same game in another file, encoding or indentation is one game.
+Deduplication is by the SHA-256 of the game's canonical JSON (the bytes of
+``GameLog.canonical_json()``), so the same game in another file, encoding or indentation is
+one game. A duplicate's bytes are still kept (for its input's receipt), never as a second game.
 
 Schema plans for unlisted uploads: ``games.listed`` (default true), ``games.upload_token``
 (nullable, unique) and ``games.delete_token_hash`` (nullable).
