@@ -48,8 +48,8 @@ API (all in ``archive.store`` unless said):
   result=None, end_reason=None, has_findings=None, finding_kind=None, started_from=None,
   started_to=None, listed=None, sort="-started_at", limit=50, offset=0) -> Page``.
   ``Page.items`` are ``GameSummary`` (the index fields above, no raw bytes). ``Page.total``
-  counts the matches: exactly without filters, and with filters exactly up to 10,000; past
-  that it says 10,000 and ``Page.total_exact`` is False (``list(..., exact_total=True)``
+  counts the matches: exactly without filters, and with filters exactly up to 1,000; past
+  that it says 1,000 and ``Page.total_exact`` is False (``list(..., exact_total=True)``
   always counts, at the cost of a scan over every match). ``player`` matches a seat's name or platform id exactly, case-insensitive;
   with ``*`` in it, it is a wildcard pattern (``"ali*"``, a prefix, uses the index). ``bot`` matches a bot name exactly
   (``"greedy-1"``) or by name without version (``"greedy"`` matches ``"greedy-1"``).

@@ -122,7 +122,7 @@ class GamePlayer(Base):
         Index("ix_players_name", "name_lc", "game_id"),
         Index("ix_players_id", "player_id_lc", "game_id"),
         Index("ix_players_bot", "bot_lc", "game_id"),
-        Index("ix_players_bot_base", "bot_base_lc", "game_id"),
+        Index("ix_players_bot_base", "bot_base_lc", "bot_lc", "game_id"),
     )
 
 

@@ -45,9 +45,12 @@ LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
 #: Filtered listings count matches exactly up to this many (then say "at least").
-COUNT_CAP = 10_000
+COUNT_CAP = 1_000
 #: Past this many matches a listing walks the sort index instead of sorting the matches.
-DENSE_MATCHES = 2_000
+DENSE_MATCHES = 500
+#: A player/bot/finding filter matching more rows than this (and a fifth of the games) is
+#: checked game by game.
+DENSE_ROWS = 20_000
 SEAT_LETTERS = ("N", "E", "S", "W")
 
 STORED = "stored"
@@ -698,7 +701,7 @@ class Archive:
              **filters: Any) -> Page:
         """A page of games matching the filters (see the package docstring).
 
-        ``Page.total`` is exact without filters, and with filters up to ``COUNT_CAP`` matches;
+        ``Page.total`` is exact without filters, and with filters up to ``COUNT_CAP`` (1,000) matches;
         past that it is ``COUNT_CAP`` and ``Page.total_exact`` is False (``exact_total=True``
         always counts, at the cost of a scan over every match).
         """
@@ -717,6 +720,12 @@ class Archive:
         order = (column.desc(), Game.id.desc()) if descending else (column.asc(), Game.id.asc())
         with self.engine.connect() as conn:
             sqlite = conn.dialect.name == "sqlite"
+            membership = any(k in active for k in ("player", "bot", "finding_kind"))
+            # a player/bot/finding filter matching a large part of the archive is checked game by
+            # game (EXISTS): that finds COUNT_CAP matches sooner than building a huge IN list
+            dense = sqlite and membership and self._dense_membership(conn, active)
+            if dense:
+                where = self._filters(**active, correlated=True)
             if exact_total or not where:
                 total = conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one()
                 exact = True
@@ -725,15 +734,33 @@ class Archive:
                 total = conn.execute(select(func.count()).select_from(capped)).scalar_one()
                 exact = total <= COUNT_CAP
                 total = min(total, COUNT_CAP)
-            query = select(*self._game_columns())
-            if total > DENSE_MATCHES and sqlite:
-                # many matches: walk the sort index and probe each game; 50 are found quickly
-                query = query.where(*self._filters(**active, correlated=True)).with_hint(
-                    Game, f"INDEXED BY {SORT_INDEXES[key]}", "sqlite")
-            else:
-                query = query.where(*where)
+            query = select(*self._game_columns()).where(*where)
+            if sqlite and total > DENSE_MATCHES and (dense or not membership):
+                # many matches: walk the sort index, checking each game; 50 are found quickly
+                query = query.with_hint(Game, f"INDEXED BY {SORT_INDEXES[key]}", "sqlite")
             rows = conn.execute(query.order_by(*order).limit(limit).offset(offset)).all()
         return Page([GameSummary(**self._summary_fields(r)) for r in rows], total, exact)
+
+    def _dense_membership(self, conn: Connection, active: dict[str, Any]) -> bool:
+        """Whether a player, bot or finding-kind filter alone matches more rows than a fifth of
+        the games (and ``DENSE_ROWS``); index ranges are read only that far, so this stays cheap."""
+        probes: list[list[Any]] = []
+        if active.get("player"):
+            probes.append([select(GamePlayer.game_id).where(c) for c in _player_conditions(active["player"])])
+        if active.get("bot"):
+            probes.append([select(GamePlayer.game_id).where(_bot_condition(active["bot"]))])
+        if active.get("finding_kind"):
+            probes.append([select(GameFinding.game_id).where(GameFinding.kind == active["finding_kind"])])
+        games = conn.execute(select(func.max(Game.id))).scalar() or 0  # cheap: the end of an index
+        threshold = max(DENSE_ROWS, games // 5)
+        for pieces in probes:
+            rows = 0
+            for piece in pieces:
+                limited = piece.limit(threshold + 1).subquery()
+                rows += conn.execute(select(func.count()).select_from(limited)).scalar_one()
+            if rows > threshold:
+                return True
+        return False
 
     def recent(self, limit: int = 20) -> list[GameSummary]:
         """The latest listed games, newest first (for a home page)."""

@@ -435,11 +435,14 @@ def test_listing_plans_agree_and_totals_are_capped(archive, monkeypatch):
                {"bot": "greedy", "sort": "started_at"}, {"has_findings": False, "sort": "-ingested_at"},
                {"started_from": "2026-05-03", "offset": 1, "limit": 3}, {"player": "alice", "sort": "findings"}]
     sparse = [(q, archive.list(**q)) for q in queries]
-    monkeypatch.setattr(store, "DENSE_MATCHES", 0)  # every filtered listing walks the sort index
-    for q, page in sparse:
-        dense = archive.list(**q)
-        assert [g.public_id for g in dense.items] == [g.public_id for g in page.items], q
-        assert dense.total == page.total and dense.total_exact
+    monkeypatch.setattr(store, "DENSE_MATCHES", 0)  # column filters walk the sort index
+    for plan in ("walk", "walk and probe"):
+        if plan == "walk and probe":
+            monkeypatch.setattr(store, "DENSE_ROWS", 0)  # player/bot filters probed game by game
+        for q, page in sparse:
+            other = archive.list(**q)
+            assert [g.public_id for g in other.items] == [g.public_id for g in page.items], (plan, q)
+            assert other.total == page.total and other.total_exact
     monkeypatch.setattr(store, "COUNT_CAP", 3)
     capped = archive.list(player="alice")
     assert capped.total == 3 and capped.total_exact is False and len(capped.items) == 8

@@ -89,7 +89,7 @@ def upgrade() -> None:
     op.create_index("ix_players_name", "game_players", ["name_lc", "game_id"])
     op.create_index("ix_players_id", "game_players", ["player_id_lc", "game_id"])
     op.create_index("ix_players_bot", "game_players", ["bot_lc", "game_id"])
-    op.create_index("ix_players_bot_base", "game_players", ["bot_base_lc", "game_id"])
+    op.create_index("ix_players_bot_base", "game_players", ["bot_base_lc", "bot_lc", "game_id"])
     op.create_table(
         "game_findings",
         sa.Column("game_id", BigId, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
