@@ -44,7 +44,7 @@ def _upload(page, server, *files: dict) -> None:
     page.goto(server.url + "/upload")
     page.set_input_files("#upload-files", list(files))
     page.click("#upload-button")
-    page.wait_for_function("document.querySelectorAll('#results > li').length >= %d" % len(files))
+    page.locator("#results > li").nth(len(files) - 1).wait_for()
 
 
 def test_three_files_at_once(page, upload_server):
@@ -72,8 +72,9 @@ def test_three_files_at_once(page, upload_server):
     assert state["i"] == revoke_step and state["findings"][0]["kind"] == "revoke"
     # ... and its finding opens the board at that step
     first.locator("a.board-link").click()
-    page.wait_for_function("document.getElementById('step-no') && "
-                           "document.getElementById('step-no').textContent === '%d'" % revoke_step)
+    page.wait_for_url(f"**#{revoke_step}")
+    page.locator("#step-no", has_text=str(revoke_step)).wait_for()
+    assert page.locator("#step-no").inner_text() == str(revoke_step)
     assert page.url.endswith(f"#{revoke_step}")
     assert page.errors == []
 
@@ -139,3 +140,20 @@ def test_xss_sample_uploads_and_no_dialog_opens(page, upload_server):
     assert XSS_NAME in page.locator("#games-table").inner_text()
     assert page.dialogs == []
     assert not [e for e in page.errors if "alert" in e]
+
+
+def test_drag_and_drop_uploads_the_dropped_files(page, upload_server):
+    page.goto(upload_server.url + "/upload")
+    payload = [("dropped-a.json", as_bytes(clean_log(250)).decode()), ("dropped-b.json", as_bytes(clean_log(251)).decode())]
+    transfer = page.evaluate_handle("""(files) => {
+        const dt = new DataTransfer();
+        for (const [name, text] of files) dt.items.add(new File([text], name, {type: "application/json"}));
+        return dt;
+    }""", payload)
+    page.dispatch_event("#drop-zone", "drop", {"dataTransfer": transfer})
+    assert page.locator("#chosen li").count() == 2
+    page.click("#upload-button")
+    page.locator("#results > li").nth(1).wait_for()
+    names = page.locator("#results .file-name").all_inner_texts()
+    assert sorted(names) == ["dropped-a.json", "dropped-b.json"]
+    assert page.locator("#results > li[data-status=stored]").count() == 2
