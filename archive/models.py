@@ -90,7 +90,6 @@ class Game(Base):
     delete_token_hash: Mapped[str | None] = mapped_column(String(128))
 
     __table_args__ = (
-        Index("ix_games_listed_started", "listed", "started_at", "id"),
         Index("ix_games_started", "started_at", "id"),
         Index("ix_games_ingested", "ingested_at", "id"),
         Index("ix_games_rules_started", "rules", "started_at"),
@@ -100,7 +99,6 @@ class Game(Base):
         Index("ix_games_result", "result", "started_at"),
         Index("ix_games_findings", "findings"),
         Index("ix_games_raw_blob", "raw_blob_id"),
-        Index("ix_games_game_id", "game_id"),
     )
 
 

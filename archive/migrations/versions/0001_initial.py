@@ -63,7 +63,6 @@ def upgrade() -> None:
         sa.Column("upload_token", sa.String(64), nullable=True, unique=True),
         sa.Column("delete_token_hash", sa.String(128), nullable=True),
     )
-    op.create_index("ix_games_listed_started", "games", ["listed", "started_at", "id"])
     op.create_index("ix_games_started", "games", ["started_at", "id"])
     op.create_index("ix_games_ingested", "games", ["ingested_at", "id"])
     op.create_index("ix_games_rules_started", "games", ["rules", "started_at"])
@@ -73,7 +72,6 @@ def upgrade() -> None:
     op.create_index("ix_games_result", "games", ["result", "started_at"])
     op.create_index("ix_games_findings", "games", ["findings"])
     op.create_index("ix_games_raw_blob", "games", ["raw_blob_id"])
-    op.create_index("ix_games_game_id", "games", ["game_id"])
     op.create_table(
         "game_players",
         sa.Column("game_id", BigId, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
