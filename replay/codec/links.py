@@ -61,7 +61,7 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
         raise CodeError(f"a code must be text, not {type(text).__name__}")
     if text.isascii() and text.isalnum():  # the common case: a bare code
         return text, {}
-    text = text.strip().strip("<>\"'")
+    text = text.strip().strip("<>\"'").rstrip(".,;:!?)]}")
     if not text:
         raise CodeError("empty input: no code in it")
     if len(text) > MAX_LINK_LENGTH:

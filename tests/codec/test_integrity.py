@@ -149,3 +149,18 @@ def test_non_text_input_raises_code_error():
         except CodeError:
             continue
         raise AssertionError(f"{value!r} decoded")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**20000), st.integers(0, 3))
+def test_any_payload_that_passes_the_checksum_decodes_or_raises_code_error(payload, kind):
+    """Random integers with a valid checksum, of every kind, up to ~3,400 characters."""
+    from replay.codec.compact import _to_text
+
+    text = _to_text(payload * 4 + kind)
+    try:
+        log = decode(text)
+    except CodeError as exc:
+        assert str(exc)
+        return
+    assert log.replay() is not None

@@ -19,7 +19,7 @@ MAX_LENGTH = 56
 
 @pytest.fixture(scope="module")
 def corpora():
-    return {bot: [play_game(seed, bot) for seed in range(2000)] for bot in ("random", "greedy")}
+    return {bot: [play_game(seed, bot) for seed in range(1500)] for bot in ("random", "greedy")}
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
