@@ -52,6 +52,19 @@ def make_logs(folder: Path, count: int) -> list[Path]:
     return paths
 
 
+def bench_judging_only(paths: list[Path]) -> tuple[float, float]:
+    """The library's share of ingest: read, parse, judge and code each log, store nothing."""
+    from archive.store import replay_code
+    from replay.log import read_logs
+
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    for path in paths:
+        (entry,) = read_logs(path.read_bytes(), str(path))
+        replay_code(entry.log.replay())
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def bench_ingest(db_path: Path, paths: list[Path]) -> tuple["Archive", float, float]:
     from archive import Archive
 
@@ -198,10 +211,13 @@ def main() -> None:
     print(f"# bench/archive.py: {args.games} self-play logs, SQLite, one thread{' pinned to one CPU' if args.pin else ''} "
           f"(python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.1f} at start)")
     paths = make_logs(work / "logs", args.games)
+    floor_wall, floor_cpu = bench_judging_only(paths)
     archive, wall, cpu = bench_ingest(db_path, paths)
     print("\n## ingest (parse + rules engine + replay code + compress + one transaction per game)")
     print(f"games/s (wall):  {len(paths) / wall:8.0f}   ({wall:.2f} s for {len(paths)} games)")
     print(f"games/s (CPU):   {len(paths) / cpu:8.0f}   ({cpu:.2f} s CPU)   target >= 500")
+    print(f"beside it, the same logs only read, judged and coded (no archive): "
+          f"{len(paths) / floor_wall:.0f} games/s wall, {len(paths) / floor_cpu:.0f} games/s CPU")
 
     sizes = bytes_per_game(archive, paths, db_path)
     raw = sizes.pop("raw JSON")
