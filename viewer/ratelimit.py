@@ -56,14 +56,20 @@ class RateLimiter:
             del self.buckets[key]
 
 
+#: Each limiter's config keys and defaults: ``<PREFIX>_PER_MINUTE`` and ``<PREFIX>_BURST``.
+LIMITS = {"uploads": ("UPLOAD_RATE", 30, 10), "admin": ("ADMIN_LOGIN_RATE", 6, 5)}
+
+
 def limiter(name: str = "uploads") -> RateLimiter:
-    """The app's limiter for ``name`` (``UPLOAD_RATE_PER_MINUTE`` and ``UPLOAD_RATE_BURST``)."""
+    """The app's limiter for ``name`` (uploads: ``UPLOAD_RATE_PER_MINUTE``/``UPLOAD_RATE_BURST``;
+    admin log-ins: ``ADMIN_LOGIN_RATE_PER_MINUTE``/``ADMIN_LOGIN_RATE_BURST``)."""
     key = f"ratelimit:{name}"
     found = current_app.extensions.get(key)
     if found is None:
+        prefix, per_minute, burst = LIMITS[name]
         cfg = current_app.config
         found = current_app.extensions.setdefault(key, RateLimiter(
-            float(cfg.get("UPLOAD_RATE_PER_MINUTE", 30)), int(cfg.get("UPLOAD_RATE_BURST", 10))))
+            float(cfg.get(f"{prefix}_PER_MINUTE", per_minute)), int(cfg.get(f"{prefix}_BURST", burst))))
     return found
 
 
@@ -77,7 +83,8 @@ def check(name: str = "uploads") -> Response | None:
     if wait <= 0:
         return None
     seconds = max(1, int(wait + 0.999))
-    message = f"too many uploads from your address: try again in {seconds} s"
+    what = "uploads" if name == "uploads" else "attempts"
+    message = f"too many {what} from your address: try again in {seconds} s"
     response = jsonify({"error": message, "status": 429})
     if not _wants_json():
         from flask import render_template

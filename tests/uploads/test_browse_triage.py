@@ -186,3 +186,10 @@ def test_openapi_document_lists_every_api_route(app, client):
             routes |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert routes == documented
     json.dumps(doc)
+
+
+def test_admin_login_is_rate_limited(client):
+    token = form_token(client)
+    codes = [client.post("/admin", data={"csrf_token": token, "token": f"guess-{i}"}).status_code for i in range(7)]
+    assert codes[:5] == [403] * 5 and codes[-1] == 429
+    assert client.post("/admin", data={"csrf_token": token, "token": ADMIN}).status_code == 429

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from replay.log import BidEvent, ChatEvent, PartnerEvent, PlayEvent, TrickEvent
 
-from .. import csrf
+from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive
 from .upload import game_by_token, uploads
 
@@ -272,6 +272,9 @@ def admin_login() -> Response:
         csrf.verify()
     except csrf.CsrfError as exc:
         return error_response(str(exc), 403, "Refused")
+    limited = ratelimit.check("admin")
+    if limited is not None:
+        return limited
     given = request.form.get("token", "")
     if not hmac.compare_digest(given.encode(), token.encode()):
         response = Response(render_template("admin_login.html", problem="That is not the admin token."),
