@@ -169,7 +169,8 @@ def test_uploads_are_unlisted_and_not_under_their_public_id(client, app, archive
 
         public_id = uploads().by_token(game["token"]).public_id
     for path in (f"/g/{public_id}", f"/g/{public_id}.json", f"/g/{public_id}/log.json", f"/embed/g/{public_id}",
-                 f"/g/{public_id}/triage", f"/api/games/{public_id}"):
+                 f"/g/{public_id}/triage", f"/api/games/{public_id}",
+                 f"/oembed?url=http://localhost/g/{public_id}&format=json"):
         assert client.get(path).status_code == 404, path
     assert client.get(game["url"]).status_code == 200
     assert client.get(game["url"]).headers["Cache-Control"] == "private, no-store"
@@ -185,6 +186,8 @@ def test_make_public_needs_the_delete_token(client):
     listing = client.get("/games.json").json
     assert [g["id"] for g in listing["games"]] == [right.json["id"]]
     assert client.get(right.json["url"]).status_code == 200
+    oembed = client.get(f"/oembed?url=http://localhost{right.json['url']}&format=json")
+    assert oembed.status_code == 200 and oembed.json["type"] == "rich"
 
 
 def test_delete_link_removes_the_game_and_a_wrong_token_changes_nothing(client, archive):

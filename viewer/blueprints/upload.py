@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -467,6 +468,7 @@ def open_archive_once() -> None:
 
 # --- unlisted games stay off their public id ---------------------------------------------------
 
+_OEMBED_GAME = re.compile(r"^(?:/embed)?/g/([^/?#.]+)/?$")
 GUARDED_ENDPOINTS = {"replay.archived_page", "replay.archived_json", "replay.archived_log",
                      "replay.archived_export", "embed.embed_archived"}
 
@@ -474,13 +476,21 @@ GUARDED_ENDPOINTS = {"replay.archived_page", "replay.archived_json", "replay.arc
 @bp.before_app_request
 def hide_unlisted() -> Response | None:
     """An unlisted upload is not served under ``/g/<public id>``: only its token opens it."""
-    if request.endpoint not in GUARDED_ENDPOINTS:
+    if request.endpoint == "embed.oembed":
+        found = _OEMBED_GAME.match(urlsplit(request.args.get("url", "")).path or "")
+        if found is None:
+            return None
+        public_id = found.group(1)
+    elif request.endpoint in GUARDED_ENDPOINTS:
+        public_id = (request.view_args or {}).get("public_id", "")
+    else:
         return None
-    public_id = (request.view_args or {}).get("public_id", "")
     try:
         listed = uploads().is_listed(public_id)
     except PageError:
         return None
     if listed is False:
+        if request.endpoint == "embed.oembed":
+            return error_response("that address is not a replay on this site", 404, "Not found")
         return error_response(f"there is no archived game with id {public_id!r}", 404, "No such game")
     return None
