@@ -135,8 +135,22 @@
     box.replaceChildren(frag);
   }
 
+  // Cards and calls not reached yet stay clickable but dimmed, and a trick's winner stays
+  // hidden until its last card falls, so stepping never gives the result away.
+  var stepped = Array.prototype.slice.call(document.querySelectorAll("#auction [data-step], #play [data-step], .partner-call [data-step]"));
+  var playRows = Array.prototype.slice.call(document.querySelectorAll("#play tbody tr")).map(function (row) {
+    var last = -1;
+    row.querySelectorAll("[data-step]").forEach(function (e) { last = Math.max(last, +e.getAttribute("data-step")); });
+    return { row: row, last: last };
+  });
+  function markFuture(i) {
+    stepped.forEach(function (e) { e.classList.toggle("future", +e.getAttribute("data-step") > i); });
+    playRows.forEach(function (r) { r.row.classList.toggle("unfinished", r.last > i); });
+  }
+
   var current = [];
   function markCurrent(i) {
+    markFuture(i);
     current.forEach(function (e) { e.classList.remove("current"); e.removeAttribute("aria-current"); });
     current = Array.prototype.slice.call(document.querySelectorAll('#auction [data-step="' + i + '"], #play [data-step="' + i + '"], .partner-call [data-step="' + i + '"]'));
     current.forEach(function (e) { e.classList.add("current"); e.setAttribute("aria-current", "step"); });
