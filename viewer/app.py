@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib
+import threading
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -114,8 +115,23 @@ def contract_symbol(text: str | None) -> str:
 
 # --- archive ---------------------------------------------------------------------------------
 
+_ARCHIVE_LOCK = threading.Lock()
+
+
 def get_archive():
-    """The app's archive (opened on first use). Raises ``PageError(503)`` if unavailable."""
+    """The app's archive (opened on first use). Raises ``PageError(503)`` if unavailable.
+
+    Opening runs Alembic, whose module state is not thread-safe, so under a threaded server
+    only one thread opens the archive; the others wait for it.
+    """
+    archive = current_app.extensions.get("archive")
+    if archive is not None:
+        return archive
+    with _ARCHIVE_LOCK:
+        return _open_archive()
+
+
+def _open_archive():
     archive = current_app.extensions.get("archive")
     if archive is None:
         try:
