@@ -841,7 +841,8 @@ class Archive:
                         part = entry.raw
                     else:
                         part = lines[int(entry.source.rsplit(":", 1)[1]) - 1]
-                    result, _ = self._ingest_one(entry, part, entry.source, row.origin, True)
+                    # an upload stays unlisted: only its uploader knows where it is
+                    result, _ = self._ingest_one(entry, part, entry.source, row.origin, row.origin != "upload")
                     results.append(result)
                 with self.engine.begin() as conn:
                     conn.execute(update(Quarantined).where(Quarantined.id == row.id)

@@ -449,3 +449,16 @@ def test_listing_plans_agree_and_totals_are_capped(archive, monkeypatch):
     exact = archive.list(player="alice", exact_total=True)
     assert exact.total == 8 and exact.total_exact
     assert archive.list().total == 8  # no filter: always exact
+
+
+def test_a_retried_upload_stays_unlisted(db_url):
+    packed = zstandard.ZstdCompressor().compress(_pretty(play_game(seed=12)))
+    with Archive(db_url, max_decompressed=100) as archive:
+        (result,) = archive.ingest_bytes(packed, "upload", origin="upload", listed=False)
+        assert result.status == "quarantined"
+    with Archive(db_url) as archive:
+        (retried,) = archive.retry_quarantine()
+        assert retried.status == "stored"
+        game = archive.get(retried.public_id)
+        assert game.listed is False and game.origin == "upload"
+        assert archive.recent() == []
