@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from .compact import MARKERS, code_kind, decode_code, encode
+from .compact import code_kind, decode_code, encode
 from .errors import CodeError
 from .legacy import decode_legacy, looks_legacy
 from .links import NAMES_PARAMETER, format_names, parse_link

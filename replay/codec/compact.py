@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Call, Card, hand_points
-from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
+from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Card, hand_points
+from ..engine import AUCTION, OVER, PARTNER, Game
 from ..log import (
     FORMAT,
     MAX_EVENTS,

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from replay.bots import play_game
-from replay.codec import CodeError, decode, encode, parse_link, replay_url
+from replay.codec import decode, encode, parse_link, replay_url
 from replay.formats.lin import handviewer_url, lin_hand, to_lin
 from replay.formats.pbn import pbn_hand, to_pbn
 from replay.logger import GameLogger, save_log

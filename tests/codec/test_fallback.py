@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.bots import play_game
-from replay.cards import SEATS, Card
+from replay.cards import Card
 from replay.codec import decode, encode, is_fallback_code
 from replay.engine import Game
-from replay.log import GameLog, parse_log
+from replay.log import parse_log
 from replay.rules import legal_cards_mask
 
 from .games import events, findings_of

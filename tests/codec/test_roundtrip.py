@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.cards import CARDS
-from replay.codec import CodeError, decode, encode
-from replay.codec.compact import KIND_FALLBACK, MARKERS
+from replay.codec import decode, encode
+from replay.codec.compact import MARKERS
 from replay.engine import OVER, PARTNER, PLAY, Game
 from replay.logger import GameLogger
 from replay.rules import PRESETS, Rules
