@@ -260,12 +260,12 @@ def list_command(db, as_json, limit, offset, quarantine, sort, **filters) -> Non
     finally:
         archive.close()
     if as_json:
-        click.echo(json.dumps({"total": page.total, "offset": offset, "limit": limit,
-                               "items": [g.summary() for g in page.items]}, ensure_ascii=False))
+        click.echo(json.dumps({"total": page.total, "total_exact": page.total_exact, "offset": offset,
+                               "limit": limit, "items": [g.summary() for g in page.items]}, ensure_ascii=False))
         return
     from rich.table import Table
 
-    table = Table(title=f"{page.total} game{'s' if page.total != 1 else ''}"
+    table = Table(title=f"{page.total:,}{'' if page.total_exact else '+'} game{'s' if page.total != 1 else ''}"
                         + (f", {offset + 1}-{offset + len(page.items)} shown" if page.items else ""))
     for col in ("id", "started", "game", "rules", "contract", "result", "end", "findings", "players"):
         table.add_column(col)
