@@ -66,6 +66,8 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
         raise CodeError("empty input: no code in it")
     if len(text) > MAX_LINK_LENGTH:
         raise CodeError(f"too long for a replay code or link ({len(text)} characters)")
+    if text.endswith("#"):
+        text = text.rstrip("#")  # an empty fragment: the code is in the path
     if "#" in text:
         before, _, fragment = text.partition("#")
         names = _names_from_query(before.partition("?")[2]) if "?" in before else {}

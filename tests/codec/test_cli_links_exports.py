@@ -112,7 +112,8 @@ def test_replay_url_and_names_parameter():
 
 @pytest.mark.parametrize("wrap", ["{}", "#{}", " {} ", "<{}>", "https://h.example/r/{}", "https://h.example/r/{}/",
                                   "http://localhost:5000/r/{}?players=A", "{}?players=A,B",
-                                  "https://h.example/#{}"])
+                                  "https://h.example/#{}", "https://h.example/r/{}#", "{}).",
+                                  "'https://h.example/r/{}?players=Ann'"])
 def test_every_link_form_decodes(wrap):
     log = play_game(9)
     code = encode(log)
