@@ -11,6 +11,7 @@ dictionaries are never deleted, so every blob stays readable after retraining.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Sequence
 
 import zstandard
@@ -38,9 +39,21 @@ class Compressor:
         self.level = level
         self._load = load
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
-        self._compressors: dict[int | None, zstandard.ZstdCompressor] = {}
-        self._decompressors: dict[int | None, zstandard.ZstdDecompressor] = {}
+        # zstd (de)compressor objects must not be shared between threads (a web server's)
+        self._local = threading.local()
         self.current: int | None = None
+
+    @property
+    def _compressors(self) -> dict[int | None, zstandard.ZstdCompressor]:
+        if not hasattr(self._local, "compressors"):
+            self._local.compressors = {}
+        return self._local.compressors
+
+    @property
+    def _decompressors(self) -> dict[int | None, zstandard.ZstdDecompressor]:
+        if not hasattr(self._local, "decompressors"):
+            self._local.decompressors = {}
+        return self._local.decompressors
 
     def add_dictionary(self, dict_id: int, data: bytes) -> None:
         self._dicts[dict_id] = zstandard.ZstdCompressionDict(data)

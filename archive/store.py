@@ -7,6 +7,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -247,6 +248,8 @@ class Archive:
         self.max_input_bytes = max_input_bytes
         self.max_decompressed = max_decompressed
         self.auto_train = auto_train
+        self._local = threading.local()  # per-thread ingest state (an app may share one Archive)
+        self._train_lock = threading.Lock()
         self.engine = self._create_engine(self.url)
         try:
             self._migrate()
@@ -359,13 +362,13 @@ class Archive:
         sha = sha or _sha(raw)
         found = conn.execute(_SELECT_BLOB, {"sha": sha}).scalar()
         if found is not None:
-            self._last_blob_new = False
+            self._local.last_blob_new = False
             return found, False
         dict_id, data = self.compressor.compress(raw)
         blob_id = conn.execute(_INSERT_BLOB, {"sha256": sha, "size": len(raw), "dictionary_id": dict_id,
                                               "data": data}).inserted_primary_key[0]
         self._blob_count += 1
-        self._last_blob_new = True
+        self._local.last_blob_new = True
         return blob_id, True
 
     def _read_blob(self, data: bytes, dict_id: int | None) -> bytes:
@@ -421,7 +424,7 @@ class Archive:
             with self.engine.begin() as conn:
                 result, blob_id = self._ingest_in(conn, entry, raw, source, origin, listed)
                 if receipt:  # a new blob means bytes never received before: no receipt can exist
-                    self._keep_receipt(conn, raw, source, origin, [blob_id], known_new=self._last_blob_new)
+                    self._keep_receipt(conn, raw, source, origin, [blob_id], known_new=self._local.last_blob_new)
             return result, blob_id
         except IntegrityError:  # a concurrent ingest stored the same game or bytes first: redo
             with self.engine.begin() as conn:
@@ -481,7 +484,7 @@ class Archive:
             "listed": listed,
             "raw_blob_id": self._blob_id(conn, raw),
         }
-        if not self._last_blob_new:  # bytes once quarantined that now read: out of quarantine
+        if not self._local.last_blob_new:  # bytes once quarantined that now read: out of quarantine
             conn.execute(update(Quarantined).where(Quarantined.blob_id == row["raw_blob_id"],
                                                    Quarantined.resolved == False)  # noqa: E712
                          .values(resolved=True, resolved_at=_now()))
@@ -553,11 +556,21 @@ class Archive:
 
     # -- dictionaries -------------------------------------------------------------------------
     def _maybe_train(self) -> None:
-        if self.compressor.current is None:
-            if self._blob_count >= compression.FIRST_TRAINING:
-                self.train_dictionary(recompress=True)
-        elif self._blob_count >= self._trained_at * compression.RETRAIN_FACTOR:
-            self.train_dictionary(recompress=False)
+        if not self._train_lock.acquire(blocking=False):
+            return  # another thread is training
+        try:
+            if self.compressor.current is None:
+                if self._blob_count >= compression.FIRST_TRAINING:
+                    self.train_dictionary(recompress=True)
+            elif self._blob_count >= self._trained_at * compression.RETRAIN_FACTOR:
+                self.train_dictionary(recompress=False)
+        except IntegrityError:  # another process stored a dictionary first: use it from now on
+            self._trained_at = self._blob_count
+            with self.engine.connect() as conn:
+                for row in conn.execute(select(Dictionary.id, Dictionary.data).order_by(Dictionary.id)):
+                    self.compressor.add_dictionary(row.id, row.data)
+        finally:
+            self._train_lock.release()
 
     def train_dictionary(self, recompress: bool = True) -> int | None:
         """Train a new dictionary on the latest games' raw bytes; returns its id (None: too few).

@@ -481,3 +481,17 @@ def test_migrations_go_down_and_up_again(db_url):
         assert archive.count() == 0
         assert {"games", "blobs", "receipts", "quarantine"} <= set(inspect(archive.engine).get_table_names())
         assert archive.ingest_bytes(_pretty(play_game(seed=1)), "1.json")[0].status == "stored"
+
+
+def test_threads_may_share_one_archive(archive):
+    """A web server shares one Archive between request threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    datas = [_pretty(play_game(seed=600 + i)) for i in range(300)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda i: archive.ingest_bytes(datas[i], f"{i}.json")[0], range(300)))
+    assert [r.status for r in results] == ["stored"] * 300
+    assert archive.count() == 300 and archive.compressor.current is not None
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        raws = list(pool.map(lambda r: archive.get(r.public_id).raw, results))
+    assert raws == datas
