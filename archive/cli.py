@@ -125,7 +125,8 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
     err = _console(stderr=True)
     try:
         if files:
-            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json or verbose, verbose))
+            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json or verbose,
+                                                 verbose and not as_json))
         if watch_dir:
             results.extend(_watch(archive, watch_dir, interval, polls, err, quiet or as_json))
     except KeyboardInterrupt:
