@@ -228,6 +228,7 @@ def openapi_document() -> dict[str, Any]:
         "type": "object", "required": ["total", "page", "per_page", "pages", "sort", "games"],
         "properties": {
             "total": {"type": "integer", "minimum": 0}, "page": {"type": "integer", "minimum": 1},
+            "total_exact": {"type": "boolean", "description": "false when total is a lower bound (1,000+ matches)"},
             "per_page": {"type": "integer"}, "pages": {"type": "integer"}, "sort": {"type": "string"},
             "filters": {"type": "object"}, "games": {"type": "array", "items": _ref("Game")},
             "next": NULL_STR, "prev": NULL_STR,

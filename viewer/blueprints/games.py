@@ -123,19 +123,22 @@ def listing(args) -> dict[str, Any]:
         raise PageError(str(exc), 400, "Bad filter") from None
     kept = {k: v for k, v in args.items() if k in PARAMS and k != "page" and v}
     pages = max(1, -(-page.total // query["per_page"]))
+    # past COUNT_CAP matches the archive gives a lower bound: say "1,000+" and keep paging
+    more = not page.total_exact and len(page.items) == query["per_page"]
 
     def page_link(number: int) -> str:
         return "?" + urlencode({**kept, "page": number})
 
     return {
         "total": page.total,
+        "total_exact": page.total_exact,
         "page": query["page"],
         "per_page": query["per_page"],
         "pages": pages,
         "sort": query["sort"],
         "filters": {k: v for k, v in args.items() if k in PARAMS and k not in ("sort", "page", "per_page") and v},
         "games": [game_json(item) for item in page.items],
-        "next": page_link(query["page"] + 1) if query["page"] < pages else None,
+        "next": page_link(query["page"] + 1) if query["page"] < pages or more else None,
         "prev": page_link(query["page"] - 1) if query["page"] > 1 else None,
     }
 
