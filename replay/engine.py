@@ -127,8 +127,8 @@ class Game:
         self.partner_card: Card | None = None
         self.partner_seat: Seat | None = None
         self.partner_revealed = False
-        self.trick: list[tuple[int, int]] = []  # (seat, card) of the trick under way
-        self.last_trick: tuple[tuple[int, int], ...] = ()  # the last finished trick
+        self.trick: list[tuple[Seat, Card]] = []  # (seat, card) of the trick under way
+        self.last_trick: tuple[tuple[Seat, Card], ...] = ()  # the last finished trick
         self.trick_winners: list[Seat] = []
         self.tricks_won = [0, 0, 0, 0]
         self.trump_broken = False
@@ -324,7 +324,7 @@ class Game:
         self.hands[seat] = hand & ~bit
         self.played |= bit
         trick = self.trick
-        trick.append((seat, card))
+        trick.append((SEATS[seat], CARDS[card]))  # typed, so snapshots can share the pairs
         if card == self.partner_card:
             self.partner_revealed = True
         if self.trump is not None and card // 13 == self.trump:

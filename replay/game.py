@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import CARDS, SEATS, Call, Card, Seat, cards_of, hand_points
+from .cards import SEATS, Call, Card, Seat, cards_of, hand_points
 from .engine import AUCTION, OVER, PARTNER, PLAY, Finding, Game
-from .log import GameLog, BidEvent, PartnerEvent, PlayEvent, TrickEvent, ChatEvent
+from .log import GameLog
 from .rules import Rules, targets
 
 
@@ -84,11 +84,15 @@ class Result:
 
 @dataclass(slots=True)
 class GameReplay:
-    """A game replayed under its own rules: steps, findings and result."""
+    """A game replayed under its own rules: findings, result and (on first use) its steps.
+
+    Judging a game (findings, result) is one engine pass; the per-step snapshots that the
+    viewer and the exports need are built by a second pass the first time ``steps`` is read,
+    so ingest, ``validate`` and encoding never pay for them.
+    """
 
     log: GameLog
     rules: Rules
-    steps: list[Step]
     findings: list[Finding]
     calls: list[tuple[Seat, Call]]
     contract: Call | None
@@ -100,70 +104,85 @@ class GameReplay:
     result: Result
     end_reason: str  # as logged, or "completed"/"abandoned" when the log gives none
     checked: bool  # False when a fatal finding stopped rule checking
+    final_phase: str  # the engine's phase after the last event: auction, partner, play or over
+    step_count: int  # len(steps), known without building them
     event_steps: list[int] = field(default_factory=list)  # step index visible at each event
+    _steps: list[Step] | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def from_log(cls, log: GameLog) -> "GameReplay":
-        rules = log.rules
-        hands = log.hands.by_seat()
-        game = Game(hands, log.first_bidder, rules)
-        findings: list[Finding] = game.check_deal()
-        steps: list[Step] = [cls._snapshot(game, 0, "deal", None, None, None, None, None)]
-        event_steps: list[int] = []
-        for number, event in enumerate(log.events):
-            if game.stopped:
-                event_steps.append(len(steps) - 1)
-                continue
-            index = len(steps)
-            kind = None
-            if isinstance(event, PlayEvent):
-                new = game.push_play(event.seat, event.card, index)
-                kind, action = "play", event.card
-            elif isinstance(event, BidEvent):
-                new = game.push_call(event.seat, event.bid, index)
-                kind, action = "call", event.bid
-            elif isinstance(event, PartnerEvent):
-                new = game.push_partner(event.seat, event.card, index)
-                kind, action = "partner", event.card
-            elif isinstance(event, TrickEvent):
-                new = game.announce_trick(event.winner, index - 1)
-            else:  # chat
-                new = []
-            if game.stopped:
-                # the breach did not change the position: tie it to the last step
-                new = [Finding(index - 1, f.kind, f.seat, f.message, number) for f in new]
-                findings.extend(new)
-                event_steps.append(index - 1)
-                continue
-            if new:
-                findings.extend(Finding(f.step, f.kind, f.seat, f.message, number) for f in new)
-            if kind is not None:
-                winner = None
-                if kind == "play" and not game.trick and game.trick_winners:
-                    winner = game.trick_winners[-1]
-                steps.append(cls._snapshot(game, index, kind, event.seat, action, number, winner, event.t))
-                event_steps.append(index)
-            else:
-                event_steps.append(index - 1)
-        end_reason = cls._end_reason(game, log, findings, len(steps) - 1)
+        game, findings, event_steps, count, _ = cls._run(log, record_steps=False)
+        end_reason = cls._end_reason(game, log, findings, count - 1)
         result = cls._result(game, end_reason)
         return cls(
-            log=log, rules=rules, steps=steps, findings=findings, calls=list(game.calls),
+            log=log, rules=log.rules, findings=findings, calls=list(game.calls),
             contract=game.contract, declarer=game.declarer, partner_card=game.partner_card,
             partner_seat=game.partner_seat, trick_winners=list(game.trick_winners),
             tricks=tuple(game.tricks_won), result=result, end_reason=end_reason,
-            checked=not game.stopped, event_steps=event_steps,
+            checked=not game.stopped, final_phase=game.phase, step_count=count,
+            event_steps=event_steps,
         )
+
+    @property
+    def steps(self) -> list[Step]:
+        """Every position: step 0 is the deal, then one per call, partner call and card."""
+        if self._steps is None:
+            self._steps = self._run(self.log, record_steps=True)[4]
+        return self._steps
+
+    @classmethod
+    def _run(cls, log: GameLog, record_steps: bool):
+        """One engine pass over the log: (game, findings, event_steps, step count, steps)."""
+        game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+        findings: list[Finding] = game.check_deal()
+        steps: list[Step] = [cls._snapshot(game, 0, "deal", None, None, None, None, None)] if record_steps else []
+        event_steps: list[int] = []
+        count = 1  # steps so far
+        for number, event in enumerate(log.events):
+            if game.stopped:
+                event_steps.append(count - 1)
+                continue
+            kind = event.type
+            if kind == "play":
+                new = game.push_play(event.seat, event.card, count)
+                action = event.card
+            elif kind == "bid":
+                new = game.push_call(event.seat, event.bid, count)
+                kind, action = "call", event.bid
+            elif kind == "partner":
+                new = game.push_partner(event.seat, event.card, count)
+                action = event.card
+            else:
+                new = game.announce_trick(event.winner, count - 1) if kind == "trick" else []
+                kind = None
+            if game.stopped:
+                # the breach did not change the position: tie it to the last step
+                findings.extend(Finding(count - 1, f.kind, f.seat, f.message, number) for f in new)
+                event_steps.append(count - 1)
+                continue
+            if new:
+                findings.extend(Finding(f.step, f.kind, f.seat, f.message, number) for f in new)
+            if kind is None:
+                event_steps.append(count - 1)
+                continue
+            if record_steps:
+                winner = None
+                if kind == "play" and not game.trick and game.trick_winners:
+                    winner = game.trick_winners[-1]
+                steps.append(cls._snapshot(game, count, kind, event.seat, action, number, winner, event.t))
+            event_steps.append(count)
+            count += 1
+        return game, findings, event_steps, count, steps
 
     @staticmethod
     def _snapshot(game: Game, index: int, kind: str, seat, action, event, winner, t) -> Step:
         if winner is not None:
             # show the finished trick on the step that finished it
-            trick = tuple([(SEATS[s], CARDS[c]) for s, c in game.last_trick])
+            trick = game.last_trick
             number = len(game.trick_winners)
         elif game.trick:
-            trick = tuple([(SEATS[s], CARDS[c]) for s, c in game.trick])
+            trick = tuple(game.trick)
             number = len(game.trick_winners) + 1
         else:
             trick = ()
@@ -216,6 +235,9 @@ class GameReplay:
     def final(self) -> Step:
         return self.steps[-1]
 
+    def __repr__(self) -> str:
+        return f"<GameReplay {self.summary_line()}>"
+
     @property
     def is_clean(self) -> bool:
         return not self.findings
@@ -241,7 +263,7 @@ class GameReplay:
         if r.winner is not None:
             result = f"{r.winner} won ({r.declarer_tricks}/{r.needed} vs {r.defender_tricks}/{r.defenders_needed})"
         elif not self.checked:
-            result = f"unchecked after step {len(self.steps) - 1} (logged end: {self.end_reason})"
+            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
         else:
             result = self.end_reason
         n = len(self.findings)

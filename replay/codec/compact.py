@@ -91,7 +91,7 @@ def encode(game: "GameLog | GameReplay") -> str:
 
     if isinstance(game, GameReplay):
         log = game.log
-        has_findings, final_phase = bool(game.findings), game.steps[-1].phase
+        has_findings, final_phase = bool(game.findings), game.final_phase
     elif isinstance(game, GameLog):
         log = game
         has_findings, final_phase = _judge(log)
