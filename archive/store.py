@@ -32,7 +32,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from sqlalchemy.pool import StaticPool
 
 from replay.cards import ReplayError
-from replay.log import ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, looks_like_legacy_text, parse_log, read_logs
+from replay.log import (ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, expand_paths, is_log_name,  # noqa: F401
+                        looks_like_legacy_text, parse_log, read_logs)
 
 from . import compression
 from .compression import BlobError, Compressor
@@ -42,7 +43,6 @@ from .models import Blob, Dictionary, Game, GameFinding, GamePlayer, Quarantined
 DEFAULT_URL = "sqlite:///var/game-replay.db"
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_DECOMPRESSED = 16 * 1024 * 1024
-LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
 #: Filtered listings count matches exactly up to this many (then say "at least").
@@ -1067,32 +1067,3 @@ def _db_message(exc: SQLAlchemyError) -> str:
     return text[0] if text else exc.__class__.__name__
 
 
-def expand_paths(paths: Iterable[str]) -> list[str]:
-    """Files named, and log files inside named folders, recursively (hidden and temporary skipped)."""
-    out: list[str] = []
-    for p in paths:
-        if p == "-":
-            out.append(p)
-            continue
-        path = Path(p)
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                rel = child.relative_to(path)
-                if any(part.startswith(".") for part in rel.parts):
-                    continue
-                if child.is_file() and is_log_name(child.name):
-                    out.append(str(child))
-        elif path.is_file():
-            out.append(str(path))
-        elif path.exists():
-            raise ArchiveError(f"{p}: not a file or folder")
-        else:
-            raise ArchiveError(f"{p}: no such file or folder")
-    return out
-
-
-def is_log_name(name: str) -> bool:
-    """A name a finished log file may have (temporary and hidden files are not logs)."""
-    if name.startswith(".") or name.endswith(("~", ".tmp", ".part", ".partial", ".swp")):
-        return False
-    return name.endswith(LOG_SUFFIXES)

@@ -15,7 +15,7 @@ from typing import Iterable
 import click
 
 from .cards import ReplayError
-from .log import LogEntry, LogFormatError, json_schema_text, read_path
+from .log import LogEntry, LogFormatError, expand_paths, json_schema_text, read_path
 
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
@@ -28,27 +28,6 @@ class UserError(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"game-replay: {self.format_message()}", err=True)
-
-
-def expand_paths(paths: Iterable[str], recursive: bool = True) -> list[str]:
-    """Files named, and the log files inside named folders (sorted, hidden files skipped)."""
-    out: list[str] = []
-    for p in paths:
-        if p == "-":
-            out.append(p)
-            continue
-        path = Path(p)
-        if path.is_dir():
-            for child in sorted(path.rglob("*") if recursive else path.iterdir()):
-                if child.is_file() and not child.name.startswith(".") and child.suffix in (
-                    ".json", ".jsonl", ".zst", ".txt", ".log"
-                ):
-                    out.append(str(child))
-        elif path.exists():
-            out.append(str(path))
-        else:
-            raise UserError(f"{p}: no such file or folder")
-    return out
 
 
 def read_entries(paths: Iterable[str]) -> Iterable[LogEntry]:

@@ -20,7 +20,7 @@ import io
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Annotated, Any, Iterator, Literal, Union
+from typing import Annotated, Any, Iterable, Iterator, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -418,6 +418,50 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
         except LogFormatError as exc:
             entries.append(LogEntry(place, line.rstrip(b"\r"), error=exc))
     return entries
+
+
+LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+
+
+class InputPathError(ReplayError, ValueError):
+    """A path given on the command line that is not a readable file or folder."""
+
+
+def is_log_name(name: str) -> bool:
+    """A name a finished log file may have (temporary and hidden files are not logs)."""
+    if name.startswith(".") or name.endswith(("~", ".tmp", ".part", ".partial", ".swp")):
+        return False
+    return name.endswith(LOG_SUFFIXES)
+
+
+def expand_paths(paths: "Iterable[str]") -> list[str]:
+    """Files named, and the log files inside named folders, recursively, sorted.
+
+    Hidden files and folders and temporary files (``.name.tmp``, ``~``, ``.part``) are skipped,
+    so a folder a bot is writing into can be read at any moment. ``-`` stands for stdin.
+    """
+    from pathlib import Path
+
+    out: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+            continue
+        path = Path(p)
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                rel = child.relative_to(path)
+                if any(part.startswith(".") for part in rel.parts):
+                    continue
+                if child.is_file() and is_log_name(child.name):
+                    out.append(str(child))
+        elif path.is_file():
+            out.append(str(path))
+        elif path.exists():
+            raise InputPathError(f"{p}: not a file or folder")
+        else:
+            raise InputPathError(f"{p}: no such file or folder")
+    return out
 
 
 def read_path(path: str, max_decompressed: int = DEFAULT_MAX_DECOMPRESSED) -> list[LogEntry]:

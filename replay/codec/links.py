@@ -43,7 +43,8 @@ def parse_names(value: str) -> dict[str, str]:
     return names
 
 
-def _names_from_query(query: str) -> dict[str, str]:
+def names_from_query(query: str) -> dict[str, str]:
+    """Names from a link's raw query string (its ``players=N,E,S,W`` parameter)."""
     for item in query.split("&"):
         key, _, value = item.partition("=")
         if key == NAMES_PARAMETER:
@@ -70,10 +71,10 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
         text = text.rstrip("#")  # an empty fragment: the code is in the path
     if "#" in text:
         before, _, fragment = text.partition("#")
-        names = _names_from_query(before.partition("?")[2]) if "?" in before else {}
+        names = names_from_query(before.partition("?")[2]) if "?" in before else {}
         code, _, frag_query = fragment.partition("?")
         if frag_query:
-            names = names or _names_from_query(frag_query)
+            names = names or names_from_query(frag_query)
         return _checked(code.strip(), "after '#'"), names
     if "/" in text or "://" in text:
         try:
@@ -82,10 +83,10 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
             raise CodeError(f"not a link: {exc}") from None
         segments = [s for s in parts.path.split("/") if s]
         if len(segments) >= 2 and segments[-2] == "r":
-            return _checked(segments[-1], "after /r/"), _names_from_query(parts.query)
+            return _checked(segments[-1], "after /r/"), names_from_query(parts.query)
         raise CodeError("no code in this link: expected .../r/<code> or a legacy .../#<code>")
     code, _, query = text.partition("?")
-    return _checked(code, ""), _names_from_query(query)
+    return _checked(code, ""), names_from_query(query)
 
 
 def _checked(code: str, where: str) -> str:

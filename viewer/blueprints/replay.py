@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
+from replay.codec.links import names_from_query
 from replay.cards import ReplayError
 from replay.log import GameLog
 
@@ -73,17 +74,6 @@ def names_of(log: GameLog) -> dict[str, str]:
         if player.name:
             names[getattr(seat, "name", str(seat))] = player.name[:MAX_NAME]
     return names
-
-
-def names_from_query(raw_query: str) -> dict[str, str]:
-    """Names from a link's ``players=N,E,S,W`` parameter (see docs/code-format.md)."""
-    from replay.codec.links import NAMES_PARAMETER, parse_names
-
-    for item in raw_query.split("&"):
-        key, _, value = item.partition("=")
-        if key == NAMES_PARAMETER:
-            return parse_names(value)
-    return {}
 
 
 def players_query(names: dict[str, str]) -> str:
