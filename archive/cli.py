@@ -229,7 +229,7 @@ def _filters(**kw) -> dict[str, Any]:
 @db_option
 @json_option
 @click.option("--limit", type=click.IntRange(0, 10000), default=50, show_default=True)
-@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--offset", type=click.IntRange(0, 2**62), default=0, show_default=True)
 @click.option("--quarantine", is_flag=True, help="List the quarantined inputs instead of games.")
 @click.option("--player", help="A player's name or platform id (exact, any case; * is a wildcard).")
 @click.option("--bot", help="A bot name, with or without its version (greedy, greedy-1).")

@@ -31,6 +31,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_serializer,
+    field_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -213,6 +214,19 @@ class GameLog(_Open):
     events: list[Event] = Field(max_length=MAX_EVENTS)
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("started_at")
+    @classmethod
+    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
+        # "0001-01-01T00:00:00+14:00" parses, but has no UTC time: refuse it here, where every
+        # reader sees it, rather than let each consumer trip over it later
+        if value is not None and value.tzinfo is not None:
+            try:
+                value.astimezone(timezone.utc)
+            except OverflowError:
+                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
+                                          {"text": value.isoformat()}) from None
+        return value
 
     @field_serializer("started_at")
     def _iso(self, value: datetime | None) -> str | None:

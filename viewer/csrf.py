@@ -46,8 +46,11 @@ def cross_site() -> str | None:
         return f"the request came from another site (Sec-Fetch-Site: {fetch_site[:20]})"
     origin = request.headers.get("Origin")
     if origin and origin != "null":
-        parts = urlsplit(origin)
-        if parts.netloc.lower() != request.host.lower():
+        try:
+            netloc = urlsplit(origin).netloc
+        except ValueError:  # e.g. "http://[::1": not an origin this server has
+            netloc = ""
+        if netloc.lower() != request.host.lower():
             return "the request came from another site (its Origin is not this server)"
     elif origin == "null":
         return "the request came from an opaque origin"

@@ -160,3 +160,9 @@ def test_watch_takes_complete_files_once_and_leaves_temporary_ones(cli_runner, t
     with Archive(db) as archive:
         assert archive.count() == 2 and archive.quarantine().total == 0
         assert {Path(g.source).name for g in archive.list().items} == {"first.json", "selfplay-greedy-bridgebot-2.json"}
+
+
+def test_huge_offset_is_an_option_error_not_a_crash(tmp_path, cli_runner):
+    code, out, err = cli_runner("archive", "list", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                                "--offset", "99999999999999999999")
+    assert code == 2 and "Traceback" not in out + err and "internal error" not in err

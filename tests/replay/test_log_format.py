@@ -114,3 +114,11 @@ def test_legacy_text_logs_starting_at_bidding_are_recognised():
     assert looks_like_legacy_text("\ufeffBidding: \nPlayer 2 passes.\n")
     assert looks_like_legacy_text("Player hands: \nP1: ♣2\n")
     assert not looks_like_legacy_text('{"format": "floating-bridge/1"}')
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_start_times_without_a_utc_time_are_rejected_with_the_place(when):
+    data = valid()
+    data["started_at"] = when
+    with pytest.raises(LogFormatError, match="started_at: .* out of range once converted to UTC"):
+        parse_log(data)

@@ -39,8 +39,8 @@ def _dimension(name: str) -> int | None:
     value = request.args.get(name)
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 6:
-        raise PageError(f"{name} must be a whole number of pixels, not {value[:20]!r}", 400)
+    if not (value.isascii() and value.isdigit()) or len(value) > 6 or int(value) < 1:
+        raise PageError(f"{name} must be a whole number of pixels (1 or more), not {value[:20]!r}", 400)
     return int(value)
 
 
@@ -52,7 +52,10 @@ def oembed() -> Response:
     url = request.args.get("url", "")
     if not url:
         raise PageError("the url parameter is required", 400)
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        raise PageError("that address is not a replay on this site", 404) from None
     hosts = {request.host, *current_app.config.get("OEMBED_HOSTS", ())}
     found = PAGE.match(parts.path or "")
     if parts.scheme not in ("http", "https") or parts.netloc not in hosts or not found:

@@ -45,7 +45,7 @@ def _date(value: str, name: str) -> datetime:
 def _int(value: str | None, name: str, default: int, low: int, high: int) -> int:
     if value is None or value == "":
         return default
-    if not value.isdigit() or len(value) > 7:
+    if not (value.isascii() and value.isdigit()) or len(value) > 7:
         raise PageError(f"{name} must be a whole number, not {value[:20]!r}", 400, "Bad parameter")
     number = int(value)
     if not low <= number <= high:
@@ -81,7 +81,9 @@ def parse_query(args) -> dict[str, Any]:
     if args.get("from"):
         filters["started_from"] = _date(args["from"], "from")
     if args.get("to"):
-        filters["started_to"] = _date(args["to"], "to") + timedelta(days=1)
+        end = _date(args["to"], "to")
+        # up to the end of that day (the last representable day has no next day)
+        filters["started_to"] = end + timedelta(days=1) if end.date() < date.max else end.replace(hour=23, minute=59, second=59)
     sort = args.get("sort") or "-started_at"
     if sort not in SORTS:
         raise PageError(f"sort must be one of {', '.join(SORTS)}", 400, "Bad parameter")

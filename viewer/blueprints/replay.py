@@ -138,7 +138,7 @@ def view_options(args) -> dict[str, Any]:
     perspective = args.get("view", "all")
     theme = args.get("theme", "auto")
     return {
-        "step": int(step) if step.isdigit() and len(step) < 6 else None,
+        "step": int(step) if step.isascii() and step.isdigit() and len(step) < 6 else None,
         "perspective": perspective if perspective in PERSPECTIVES else "all",
         "reveal": args.get("reveal", "") in ("1", "true", "yes", "on"),
         "theme": theme if theme in THEMES else "auto",

@@ -101,7 +101,7 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None) -> dict
     replay = archived.replay()
     last = len(replay.steps) - 1
     if step_arg not in (None, ""):
-        if not step_arg.isdigit() or len(step_arg) > 6:
+        if not (step_arg.isascii() and step_arg.isdigit()) or len(step_arg) > 6:
             raise PageError(f"step must be a step number from 0 to {last}, not {step_arg[:20]!r}", 400, "Bad step")
         selected = int(step_arg)
         if selected > last:
@@ -247,7 +247,7 @@ def quarantine_json(offset: int) -> dict[str, Any]:
 
 def _offset() -> int:
     value = request.args.get("offset", "0")
-    if not value.isdigit() or len(value) > 7:
+    if not (value.isascii() and value.isdigit()) or len(value) > 7:
         raise PageError("offset must be a whole number", 400, "Bad parameter")
     return int(value)
 

@@ -477,7 +477,10 @@ GUARDED_ENDPOINTS = {"replay.archived_page", "replay.archived_json", "replay.arc
 def hide_unlisted() -> Response | None:
     """An unlisted upload is not served under ``/g/<public id>``: only its token opens it."""
     if request.endpoint == "embed.oembed":
-        found = _OEMBED_GAME.match(urlsplit(request.args.get("url", "")).path or "")
+        try:
+            found = _OEMBED_GAME.match(urlsplit(request.args.get("url", "")).path or "")
+        except ValueError:  # a malformed url: the oEmbed view answers 404
+            return None
         if found is None:
             return None
         public_id = found.group(1)
