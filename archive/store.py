@@ -432,6 +432,13 @@ class Archive:
                 if receipt:
                     self._keep_receipt(conn, raw, source, origin, [blob_id])
             return result, blob_id
+        except SQLAlchemyError:
+            raise  # the database itself failed: nothing can be stored, say so
+        except Exception as exc:  # noqa: BLE001 - a bug judging one game must not stop the batch
+            # ... nor lose what the bot sent: keep the bytes in quarantine, saying it was our bug
+            error = f"internal error while ingesting (a bug, please report it): {exc!r}"[:2000]
+            with self.engine.begin() as conn:
+                return self._quarantine(conn, raw, source, origin, error)
 
     def _ingest_in(self, conn: Connection, entry: LogEntry, raw: bytes, source: str, origin: str,
                    listed: bool) -> tuple[IngestResult, int]:
