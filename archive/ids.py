@@ -5,6 +5,8 @@
 42
 >>> ids.decode("not-an-id") is None
 True
+>>> ids.decode("0" * 64) is None   # would decode past any 64-bit row id
+True
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from hashids import Hashids
 
 MIN_LENGTH = 8
+#: Row ids are 64-bit signed integers in both SQLite and PostgreSQL.
+MAX_ROW_ID = 2**63 - 1
 
 
 class PublicIds:
@@ -31,6 +35,6 @@ class PublicIds:
             numbers = self._hashids.decode(public_id)
         except Exception:
             return None
-        if len(numbers) != 1 or self._hashids.encode(numbers[0]) != public_id:
-            return None
+        if len(numbers) != 1 or not 0 < numbers[0] <= MAX_ROW_ID or self._hashids.encode(numbers[0]) != public_id:
+            return None  # (a long id can decode to a number no database row can have)
         return numbers[0]

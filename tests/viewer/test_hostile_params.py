@@ -46,3 +46,12 @@ def test_malformed_origin_is_refused_not_a_crash(site):
                                       headers={"Origin": "http://[::1"})
     assert response.status_code == 403
     assert "another site" in json.loads(response.data)["error"]
+
+
+@pytest.mark.parametrize("path", ["/api/games/{id}", "/g/{id}", "/g/{id}.json", "/api/games/{id}/triage?step=0",
+                                  "/embed/g/{id}", "/g/{id}/triage"])
+def test_ids_of_numbers_past_64_bits_are_404_not_a_database_overflow(site, path):
+    app, _, _ = site
+    with app.app_context():
+        huge = get_archive().ids._hashids.encode(2**70)  # a well-formed id no row can have
+    assert app.test_client().get(path.format(id=huge)).status_code == 404
