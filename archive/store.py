@@ -786,16 +786,22 @@ class Archive:
         """The latest listed games, newest first (for a home page)."""
         return self.list(listed=True, sort="-ingested_at", limit=limit).items
 
-    def stats(self, by: str = "player") -> list[dict[str, Any]]:
-        """Per player (name) or bot: games, games as declarer, contracts made, findings."""
+    def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
+              limit: int | None = None) -> list[dict[str, Any]]:
+        """Per player (name) or bot: games, seats taken in them, games as declarer, contracts
+        made, findings tied to its seats; most games first.
+
+        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case).
+        """
         if by not in ("player", "bot"):
             raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
         key = GamePlayer.name if by == "player" else GamePlayer.bot
         per_seat = (select(GameFinding.game_id, GameFinding.seat, func.count().label("n"))
                     .group_by(GameFinding.game_id, GameFinding.seat).subquery())
         is_declarer = Game.declarer == GamePlayer.seat
+        games = func.count(GamePlayer.game_id.distinct())
         query = (
-            select(key.label("key"), func.count(GamePlayer.game_id.distinct()).label("games"),
+            select(key.label("key"), games.label("games"), func.count().label("seats"),
                    func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
                    func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
                    func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
@@ -804,11 +810,18 @@ class Archive:
             .outerjoin(per_seat, and_(per_seat.c.game_id == GamePlayer.game_id, per_seat.c.seat == GamePlayer.seat))
             .where(key.is_not(None))
             .group_by(key)
-            .order_by(func.count(GamePlayer.game_id.distinct()).desc(), key)
+            .order_by(games.desc(), key)
         )
+        if listed_only:
+            query = query.where(Game.listed.is_(True))
+        if name:
+            column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
+            query = query.where(column == name.strip().lower())
+        if limit is not None:
+            query = query.limit(limit)
         with self.engine.connect() as conn:
-            return [{by: r.key, "games": r.games, "declarer": int(r.declarer or 0), "made": int(r.made or 0),
-                     "findings": int(r.findings or 0)} for r in conn.execute(query)]
+            return [{by: r.key, "games": r.games, "seats": r.seats, "declarer": int(r.declarer or 0),
+                     "made": int(r.made or 0), "findings": int(r.findings or 0)} for r in conn.execute(query)]
 
     # -- quarantine ---------------------------------------------------------------------------
     def quarantine(self, limit: int = 50, offset: int = 0) -> Page:

@@ -33,7 +33,7 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, select, update
+from sqlalchemy import delete, select, update
 
 from .models import Blob, Game, GameFinding, GamePlayer, Quarantined, Receipt
 from .store import DUPLICATE, STORED, STORED_WITH_FINDINGS, Archive, ArchivedGame, ArchiveError
@@ -222,34 +222,11 @@ class Uploads:
 
     # -- statistics ----------------------------------------------------------------------------
     def listed_stats(self, by: str = "player", name: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
-        """Per player name or bot, over listed games: games (distinct), seats taken in them, games
-        as declarer, contracts made, and findings tied to its seats."""
-        if by not in ("player", "bot"):
-            raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
-        key = GamePlayer.name if by == "player" else GamePlayer.bot
-        per_seat = (select(GameFinding.game_id, GameFinding.seat, func.count().label("n"))
-                    .group_by(GameFinding.game_id, GameFinding.seat).subquery())
-        is_declarer = Game.declarer == GamePlayer.seat
-        query = (
-            select(key.label("key"), func.count(func.distinct(GamePlayer.game_id)).label("games"),
-                   func.count().label("seats"),
-                   func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
-                   func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
-                   func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
-            .select_from(GamePlayer)
-            .join(Game, Game.id == GamePlayer.game_id)
-            .outerjoin(per_seat, and_(per_seat.c.game_id == GamePlayer.game_id, per_seat.c.seat == GamePlayer.seat))
-            .where(key.is_not(None), Game.listed.is_(True))
-            .group_by(key)
-            .order_by(func.count(func.distinct(GamePlayer.game_id)).desc(), key)
-            .limit(limit)
-        )
-        if name:
-            column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
-            query = query.where(column == name.strip().lower())
-        with self.engine.connect() as conn:
-            return [{"name": r.key, "games": r.games, "seats": r.seats, "declarer": int(r.declarer or 0),
-                     "made": int(r.made or 0), "findings": int(r.findings or 0)} for r in conn.execute(query)]
+        """``Archive.stats`` over listed games only, each row keyed by ``name``."""
+        rows = self.archive.stats(by, listed_only=True, name=name, limit=limit)
+        for row in rows:
+            row["name"] = row.pop(by)
+        return rows
 
     def seat_games(self, by: str, name: str, limit: int = 300) -> list[tuple[int, str]]:
         """``(row id, seat)`` of the latest listed games where ``name`` (player or bot) sat."""

@@ -9,6 +9,7 @@ PostgreSQL server, with a clear reason; in CI (``CI=true``) the same condition f
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 from pathlib import Path
@@ -25,6 +26,27 @@ def skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"cannot run in CI: {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One real PostgreSQL server for the whole session (see tests/archive/conftest.py)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        skip_or_fail("PostgreSQL server binaries not found in /usr/lib/postgresql/*/bin "
+                     "(apt-get install postgresql)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        skip_or_fail("psycopg is not installed (pip install 'psycopg[binary]')")
+    from tests.archive.conftest import PostgresServer
+
+    server = PostgresServer(Path(found[-1]).parent)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ fails in CI (``skip_or_fail``). Each test gets a database of its own.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import socket
@@ -82,24 +81,6 @@ class PostgresServer:
         with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
                              autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        skip_or_fail("PostgreSQL server binaries not found in /usr/lib/postgresql/*/bin "
-                     "(apt-get install postgresql)")
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        skip_or_fail("psycopg is not installed (pip install 'psycopg[binary]')")
-    server = PostgresServer(Path(found[-1]).parent)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -3,30 +3,11 @@
 from __future__ import annotations
 
 import doctest
-import glob
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 
-from tests.conftest import skip_or_fail
-
 from .logs import as_bytes, clean_log, revoke_log
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        skip_or_fail("PostgreSQL server binaries not found (apt-get install postgresql)")
-    from tests.archive.conftest import PostgresServer
-
-    server = PostgresServer(Path(found[-1]).parent)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -40,7 +21,7 @@ def uploads(request, tmp_path, monkeypatch):
         yield Uploads(archive)
         archive.close()
         return
-    server = request.getfixturevalue("postgres")
+    server = request.getfixturevalue("postgres_server")
     name = server.create_database()
     archive = Archive(server.url(name))
     try:
@@ -114,13 +95,13 @@ def test_docstring_examples():
 
 
 @pytest.mark.postgres
-def test_web_upload_on_postgresql(postgres):
+def test_web_upload_on_postgresql(postgres_server):
     """The upload API on PostgreSQL: a NUL in a name (which PostgreSQL text cannot hold) is a 422."""
     from viewer.app import create_app
 
-    name = postgres.create_database()
+    name = postgres_server.create_database()
     try:
-        app = create_app({"TESTING": True, "DB": postgres.url(name)})
+        app = create_app({"TESTING": True, "DB": postgres_server.url(name)})
         client = app.test_client()
         log = clean_log(7)
         log["players"]["E"]["bot"] = "bot\u0000"
@@ -139,4 +120,4 @@ def test_web_upload_on_postgresql(postgres):
             assert get_archive().count() == 0
             get_archive().close()
     finally:
-        postgres.drop_database(name)
+        postgres_server.drop_database(name)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.archive.conftest import postgres_server  # noqa: F401 - the session's PostgreSQL server
 
 from .conftest import SAMPLES
 
 pytestmark = pytest.mark.postgres
 
 
-def test_archived_games_and_home_page_on_postgresql(postgres_server):  # noqa: F811
+def test_archived_games_and_home_page_on_postgresql(postgres_server):
     from viewer.app import create_app, get_archive
 
     name = postgres_server.create_database()

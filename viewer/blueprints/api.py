@@ -17,7 +17,7 @@ from .. import csrf, ratelimit
 from ..app import PageError, get_archive
 from .games import END_REASONS, MAX_PER_PAGE, SORTS, game_json, listing
 from .stats import stats_json
-from .triage import is_admin, listed_game, quarantine_json, require_admin, triage_data, _offset
+from .triage import archived_triage_data, is_admin, listed_game, quarantine_json, require_admin, _offset
 from .upload import LIMITS, limit, store_files, files_from_request, upload_response, uploads
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -58,9 +58,7 @@ def api_game(public_id: str) -> Response:
 
 @bp.get("/games/<public_id>/triage")
 def api_game_triage(public_id: str) -> Response:
-    archived = listed_game(public_id)
-    base = f"/g/{public_id}"
-    return jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step")))
+    return jsonify(archived_triage_data(public_id))
 
 
 @bp.delete("/games/<public_id>")

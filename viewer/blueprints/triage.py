@@ -154,19 +154,20 @@ def listed_game(public_id: str):
     return archived
 
 
+def archived_triage_data(public_id: str) -> dict[str, Any]:
+    """The triage of a listed archived game at ``?step=`` (page, .json and API alike)."""
+    base = f"/g/{public_id}"
+    return triage_data(listed_game(public_id), base, f"{base}/log.json", request.args.get("step"))
+
+
 @bp.get("/g/<public_id>/triage")
 def archived_triage(public_id: str) -> Response:
-    archived = listed_game(public_id)
-    base = f"/g/{public_id}"
-    data = triage_data(archived, base, f"{base}/log.json", request.args.get("step"))
-    return _triage_page(data, f"/admin/games/{public_id}/delete")
+    return _triage_page(archived_triage_data(public_id), f"/admin/games/{public_id}/delete")
 
 
 @bp.get("/g/<public_id>/triage.json")
 def archived_triage_json(public_id: str) -> Response:
-    archived = listed_game(public_id)
-    base = f"/g/{public_id}"
-    return jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step")))
+    return jsonify(archived_triage_data(public_id))
 
 
 @bp.get("/u/<token>/triage")
@@ -296,13 +297,21 @@ def quarantine_page() -> Response:
     return response
 
 
-@bp.post("/admin/quarantine/<int:quarantine_id>/delete")
-def quarantine_delete(quarantine_id: int) -> Response:
+def _refused_admin_form() -> Response | None:
+    """An admin form post needs the admin token and a valid CSRF token; the refusal, or None."""
     require_admin()
     try:
         csrf.verify()
     except csrf.CsrfError as exc:
         return error_response(str(exc), 403, "Refused")
+    return None
+
+
+@bp.post("/admin/quarantine/<int:quarantine_id>/delete")
+def quarantine_delete(quarantine_id: int) -> Response:
+    refused = _refused_admin_form()
+    if refused is not None:
+        return refused
     if quarantine_id > 2**62 or not uploads().delete_quarantined(quarantine_id):
         raise PageError(f"there is no quarantined input {quarantine_id}", 404, "Not found")
     return redirect("/admin/quarantine", 303)
@@ -310,11 +319,9 @@ def quarantine_delete(quarantine_id: int) -> Response:
 
 @bp.post("/admin/games/<public_id>/delete")
 def game_delete(public_id: str) -> Response:
-    require_admin()
-    try:
-        csrf.verify()
-    except csrf.CsrfError as exc:
-        return error_response(str(exc), 403, "Refused")
+    refused = _refused_admin_form()
+    if refused is not None:
+        return refused
     if not uploads().delete_game(public_id):
         raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
     return redirect("/games", 303)
