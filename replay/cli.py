@@ -30,6 +30,11 @@ class UserError(click.ClickException):
         click.echo(f"game-replay: {self.format_message()}", err=True)
 
 
+def seat_name(seat: object) -> str:
+    """A finding's seat as the log writes it (bridge's seats are enums, other games' names)."""
+    return getattr(seat, "name", None) or str(seat)
+
+
 def read_entries(paths: Iterable[str]) -> Iterable[LogEntry]:
     for path in expand_paths(paths):
         try:
@@ -65,7 +70,7 @@ def validate(files: tuple[str, ...], quiet: bool) -> None:
             status = max(status, EXIT_FINDINGS)
             if not quiet:
                 for f in replay.findings:
-                    seat = f" [{f.seat.name}]" if f.seat is not None else ""
+                    seat = f" [{seat_name(f.seat)}]" if f.seat is not None else ""
                     event = f" event {f.event}" if f.event is not None else ""
                     click.echo(f"  step {f.step}{event}: {f.kind}{seat}: {f.message}")
                 if not replay.checked:
@@ -96,50 +101,82 @@ def replay_command(files: tuple[str, ...], as_json: bool, steps: bool) -> None:
             click.echo(json.dumps(data, ensure_ascii=False))
             continue
         click.echo(f"{entry.source}: {replay.summary_line()}")
-        if replay.partner_card is not None:
+        if getattr(replay, "partner_card", None) is not None:
             click.echo(f"  partner card {replay.partner_card} held by {replay.partner_seat.name}")
-        if replay.trick_winners:
+        if getattr(replay, "trick_winners", None):
             click.echo("  trick winners: " + " ".join(s.name for s in replay.trick_winners))
         if steps:
-            for step in replay.steps:
-                click.echo(f"  {step.index:3d} {step.text}")
+            for step in replay.steps_json():
+                click.echo(f"  {step['i']:3d} {step['text']}")
         for f in replay.findings:
             click.echo(f"  finding at step {f.step}: {f.kind}: {f.message}")
     sys.exit(status)
 
 
+def _game_names() -> list[str]:
+    from .games import names
+
+    return names()
+
+
 @cli.command()
+@click.option("--game", "game_name", type=click.Choice(_game_names()), default="floating-bridge",
+              show_default=True, help="Which game to play.")
 @click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(1, 1_000_000))
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the first game.")
 @click.option("--out", "-o", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to save the logs into (one file per game).")
-@click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
-@click.option("--rules", "rules_name", type=click.Choice(["bridgebot", "all-tricks"]), default="bridgebot",
-              show_default=True)
+@click.option("--bot", default="greedy", show_default=True,
+              help="The bot every seat plays (see --bots to seat different bots).")
+@click.option("--bots", "bot_list", default=None,
+              help="Comma-separated bots, one per seat in table order (e.g. greedy,random).")
+@click.option("--rules", "rules_name", type=click.Choice(["bridgebot", "all-tricks"]), default=None,
+              help="Floating bridge only: the rules preset (default bridgebot).")
 @click.option("--interrupt-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Chance that a game is cancelled or times out part way.")
-def selfplay(games: int, seed: int, out_dir: str, bot: str, rules_name: str, interrupt_rate: float) -> None:
-    """Play seeded games between bots and save their logs as a bot using GameLogger would."""
+def selfplay(game_name: str, games: int, seed: int, out_dir: str, bot: str, bot_list: str | None,
+             rules_name: str | None, interrupt_rate: float) -> None:
+    """Play seeded games between bots and save their logs as a bot using its logger would."""
     from rich.progress import Progress
 
-    from .bots import play_game
+    from .games import get
 
+    game = get(game_name)
+    chosen = tuple(b.strip() for b in (bot_list.split(",") if bot_list else [bot]) if b.strip())
+    unknown = [b for b in chosen if b not in game.bots]
+    if not chosen or unknown:
+        raise UserError(f"{', '.join(unknown) or '(none)'}: not a {game.title} bot "
+                        f"(choose from {', '.join(game.bots)})")
+    options: dict = {"out_dir": out_dir, "interrupt_rate": interrupt_rate}
+    if rules_name is not None:
+        if game_name != "floating-bridge":
+            raise UserError(f"--rules is for floating bridge; {game.title} has one set of rules")
+        options["rules"] = rules_name
     ends: dict[str, int] = {}
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"playing {games} games", total=games)
+        task = progress.add_task(f"playing {games} {game.title} games", total=games)
         for i in range(games):
-            log = play_game(seed + i, bot=bot, rules=rules_name, out_dir=out_dir, interrupt_rate=interrupt_rate)
-            ends[log.end.reason] = ends.get(log.end.reason, 0) + 1
+            log = game.selfplay(seed + i, bots=chosen, **options)
+            reason = log.end.reason if log.end is not None else "abandoned"
+            ends[reason] = ends.get(reason, 0) + 1
             progress.advance(task)
     summary = ", ".join(f"{n} {reason}" for reason, n in sorted(ends.items()))
-    click.echo(f"saved {games} games to {out_dir}/ ({summary})")
+    noun = "game" if games == 1 else "games"
+    click.echo(f"saved {games} {noun} to {out_dir}/ ({summary})")
 
 
 @cli.command()
+@click.option("--game", "game_name", type=click.Choice(_game_names()), default="floating-bridge",
+              show_default=True, help="Whose log format.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
-def schema(out: str | None) -> None:
-    """Print the JSON Schema of log format v1."""
-    text = json_schema_text()
+def schema(game_name: str, out: str | None) -> None:
+    """Print the JSON Schema of a game's log format (floating-bridge/1 by default)."""
+    if game_name == "floating-bridge":
+        text = json_schema_text()
+    else:
+        from .games import get
+
+        text = json.dumps(get(game_name).json_schema(), indent=2, ensure_ascii=False) + "\n"
     if out:
         Path(out).write_text(text, encoding="utf-8")
     else:

@@ -230,6 +230,52 @@ class GameReplay:
         return Result(winner, game.declarer_side_tricks, game.defender_tricks, needed,
                       defenders_needed, over_under)
 
+    # -- the game-neutral interface (replay.games.base.Replay) -------------------------------
+    @property
+    def game(self):
+        from .games import get
+
+        return get("floating-bridge")
+
+    @property
+    def winners(self) -> list[str]:
+        """The seats of the side that won, in seat order; empty when nobody won."""
+        if self.result.winner is None or self.declarer is None:
+            return []
+        side = {self.declarer}
+        if self.partner_seat is not None:
+            side.add(self.partner_seat)
+        if self.result.winner == "declarer":
+            return [s.name for s in SEATS if s in side]
+        return [s.name for s in SEATS if s not in side]
+
+    def roles(self) -> dict[str, str]:
+        """``declarer``, ``partner`` and ``defender`` per seat once the auction is won."""
+        if self.declarer is None:
+            return {}
+        out = {}
+        for s in SEATS:
+            if s == self.declarer:
+                out[s.name] = "declarer"
+            elif s == self.partner_seat:
+                out[s.name] = "partner"
+            else:
+                out[s.name] = "defender"
+        return out
+
+    def outcome(self):
+        from .games.base import Outcome
+
+        facts: dict[str, str | int] = {"rules": self.rules.name}
+        if self.contract is not None:
+            facts["contract"] = str(self.contract)
+            facts["declarer"] = self.declarer.name
+        if self.partner_seat is not None:
+            facts["partner_seat"] = self.partner_seat.name
+        if self.result.winner is not None:
+            facts["result"] = self.result.winner
+        return Outcome(self.end_reason, tuple(self.winners), self.roles(), facts)
+
     # -- views --------------------------------------------------------------------------------
     @property
     def final(self) -> Step:
@@ -272,7 +318,9 @@ class GameReplay:
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI's ``replay --json`` prints and the web API serves."""
         return {
+            "game": "floating-bridge",
             "game_id": self.log.game_id,
+            "winners": self.winners,
             "rules": self.rules.name,
             "rules_flags": self.rules.as_dict(),
             "first_bidder": self.log.first_bidder.name,

@@ -299,11 +299,25 @@ def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
 # --- readers ---------------------------------------------------------------------------------
 
 def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -> GameLog:
-    """One game from JSON text or an already-decoded object; raises ``LogFormatError``."""
+    """One game from JSON text or an already-decoded object; raises ``LogFormatError``.
+
+    The log's ``format`` picks the game (``replay.games``): a floating bridge log gives a
+    ``GameLog``, another game's log that game's own model. Every log has ``replay()``.
+    """
     if not isinstance(data, dict):
         data = _loads(data, source)
     if not isinstance(data, dict):
         raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    fmt = data.get("format")
+    if fmt != FORMAT and isinstance(fmt, str):
+        # another game's log: its own module reads it (replay.games is the registry)
+        from .games import UnknownGameError, game_for_format
+
+        try:
+            game = game_for_format(fmt)
+        except UnknownGameError as exc:
+            raise LogFormatError([("format", str(exc))], source) from None
+        return game.parse(data, source)
     try:
         return GameLog.model_validate(data)
     except ValidationError as exc:

@@ -1,0 +1,59 @@
+"""Floating bridge as a registered game (``floating-bridge/1``).
+
+The rules engine, the log model, the judged replay, the bots and the tuned codec are the
+modules ``replay.cards``, ``replay.rules``, ``replay.engine``, ``replay.log``, ``replay.game``,
+``replay.bots`` and ``replay.codec``; this object is how the game-neutral parts reach them.
+
+>>> from replay.games import get
+>>> bridge = get("floating-bridge")
+>>> replay = bridge.judge(bridge.selfplay(seed=7, bots=("greedy",)))
+>>> replay.to_json()["game"], len(replay.winners) in (1, 2, 3)
+('floating-bridge', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping, Sequence
+
+from ... import bots as _bots
+from ...engine import FINDING_KINDS
+from ...log import END_REASONS, GameLog, LogFormatError, errors_from_validation, json_schema
+
+
+class FloatingBridge:
+    name: ClassVar[str] = "floating-bridge"
+    title: ClassVar[str] = "Floating bridge"
+    major: ClassVar[int] = 1
+    seats: ClassVar[tuple[str, ...]] = ("N", "E", "S", "W")
+    finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
+    Log: ClassVar[type] = GameLog
+    bots: ClassVar[Mapping[str, Any]] = _bots.BOTS
+    #: the step kind that ends a chapter (the viewer's up/down keys)
+    chapter: ClassVar[str] = "trick"
+
+    def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
+        from pydantic import ValidationError
+
+        try:
+            return GameLog.model_validate(data)
+        except ValidationError as exc:
+            raise LogFormatError(errors_from_validation(exc), source) from None
+
+    def judge(self, log: GameLog):
+        from ...game import GameReplay
+
+        return GameReplay.from_log(log)
+
+    def json_schema(self) -> dict[str, Any]:
+        return json_schema()
+
+    def selfplay(self, seed: int, bots: Sequence[str] = ("greedy",), **options: Any) -> GameLog:
+        """One seeded game; bridge's bots play all four seats with the first bot named."""
+        return _bots.play_game(seed, bot=bots[0] if bots else "greedy", **options)
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+GAME = FloatingBridge()
