@@ -69,6 +69,7 @@ class Game(Base):
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     canonical_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(40), server_default="floating-bridge")  # the registry's name
     raw_blob_id: Mapped[int] = mapped_column(ForeignKey("blobs.id"))
     game_id: Mapped[str | None] = mapped_column(String(200))
     started_at: Mapped[datetime | None] = mapped_column(DateTime)
@@ -91,6 +92,7 @@ class Game(Base):
 
     __table_args__ = (
         Index("ix_games_started", "started_at", "id"),
+        Index("ix_games_game_started", "game", "started_at", "id"),
         Index("ix_games_ingested", "ingested_at", "id"),
         Index("ix_games_rules_started", "rules", "started_at"),
         Index("ix_games_contract", "contract", "started_at"),
@@ -107,7 +109,7 @@ class GamePlayer(Base):
 
     __tablename__ = "game_players"
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(10), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(200))
     name_lc: Mapped[str | None] = mapped_column(String(200))
     player_id: Mapped[str | None] = mapped_column(String(200))
@@ -115,6 +117,8 @@ class GamePlayer(Base):
     bot: Mapped[str | None] = mapped_column(String(200))
     bot_lc: Mapped[str | None] = mapped_column(String(200))
     bot_base_lc: Mapped[str | None] = mapped_column(String(200))  # bot name without "-version"
+    role: Mapped[str | None] = mapped_column(String(20))  # the game's role for the seat, if any
+    won: Mapped[bool | None] = mapped_column(Boolean)  # None: nobody won (cancelled, passed out...)
 
     __table_args__ = (
         Index("ix_players_name", "name_lc", "game_id"),
@@ -131,9 +135,28 @@ class GameFinding(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(String(40))
-    seat: Mapped[str | None] = mapped_column(String(1))
+    seat: Mapped[str | None] = mapped_column(String(10))
 
     __table_args__ = (Index("ix_findings_kind", "kind", "game_id"),)
+
+
+class GameFact(Base):
+    """One of a game's own values worth filtering on (contract, turns, winner...).
+
+    Each game module names its facts (``Outcome.facts``); numbers are also kept in ``num`` so
+    that ranges (``turns>=30``) use an index. No migration is needed for a new game's facts.
+    """
+
+    __tablename__ = "game_facts"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    num: Mapped[int | None] = mapped_column(BigInteger)
+
+    __table_args__ = (
+        Index("ix_facts_value", "name", "value", "game_id"),
+        Index("ix_facts_num", "name", "num", "game_id"),
+    )
 
 
 class Receipt(Base):

@@ -38,7 +38,7 @@ from replay.log import (ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, expand_pa
 from . import compression
 from .compression import BlobError, Compressor
 from .ids import PublicIds
-from .models import Blob, Dictionary, Game, GameFinding, GamePlayer, Quarantined, Receipt, Setting
+from .models import Blob, Dictionary, Game, GameFact, GameFinding, GamePlayer, Quarantined, Receipt, Setting
 
 DEFAULT_URL = "sqlite:///var/game-replay.db"
 MAX_INPUT_BYTES = 16 * 1024 * 1024
@@ -87,6 +87,7 @@ class GameSummary:
     """The index fields of an archived game."""
 
     public_id: str
+    game: str  # the registry's name: "floating-bridge", "uno-lite"
     game_id: str | None
     started_at: datetime | None
     rules: str
@@ -460,27 +461,34 @@ class Archive:
     def _insert_game(self, conn: Connection, log: GameLog, replay, canonical_sha: str, raw: bytes, source: str,
                      origin: str, listed: bool) -> tuple[IngestResult, int]:
         findings = replay.findings
+        outcome = replay.outcome()
+        winners = set(outcome.winners)
+        decided = bool(winners)
         players = {}
         player_rows = []
-        for seat, player in sorted(log.players.items()):
+        for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
+            seat = _seat_name(seat)
             info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
-            players[seat.name] = info
+            players[seat] = info
             player_rows.append({
-                "seat": seat.name, "name": player.name, "name_lc": _lc(player.name),
+                "seat": seat, "name": player.name, "name_lc": _lc(player.name),
                 "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
                 "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
+                "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
             })
         kinds = sorted({f.kind for f in findings})
         row = {
             "canonical_sha256": canonical_sha,
             "game_id": log.game_id,
             "started_at": _utc_naive(log.started_at),
-            "rules": replay.rules.name,
+            "game": replay.game.name,
+            "rules": str(outcome.facts.get("rules", replay.game.name)),
             "players": json.dumps(players, ensure_ascii=False, separators=(",", ":")),
-            "contract": None if replay.contract is None else str(replay.contract),
-            "declarer": None if replay.declarer is None else replay.declarer.name,
-            "partner_seat": None if replay.partner_seat is None else replay.partner_seat.name,
-            "result": replay.result.winner,
+            # floating bridge's own columns (release 0.1); every game's facts are in game_facts
+            "contract": outcome.facts.get("contract"),
+            "declarer": outcome.facts.get("declarer"),
+            "partner_seat": outcome.facts.get("partner_seat"),
+            "result": outcome.facts.get("result"),
             "end_reason": replay.end_reason,
             "findings": len(findings),
             "finding_kinds": ",".join(kinds),
@@ -502,8 +510,13 @@ class Archive:
             conn.execute(_INSERT_PLAYER, player_rows)
         if findings:
             conn.execute(_INSERT_FINDING, [
-                {"game_id": game_id, "number": i, "kind": f.kind, "seat": None if f.seat is None else f.seat.name}
+                {"game_id": game_id, "number": i, "kind": f.kind, "seat": None if f.seat is None else _seat_name(f.seat)}
                 for i, f in enumerate(findings)])
+        if outcome.facts:
+            conn.execute(_INSERT_FACT, [
+                {"game_id": game_id, "name": name, "value": str(value)[:200],
+                 "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
+                for name, value in sorted(outcome.facts.items())])
         status = STORED_WITH_FINDINGS if findings else STORED
         return IngestResult(source, status, self.ids.encode(game_id), len(findings)), row["raw_blob_id"]
 
@@ -641,13 +654,13 @@ class Archive:
 
     # -- reading ------------------------------------------------------------------------------
     def _game_columns(self):
-        return (Game.id, Game.game_id, Game.started_at, Game.rules, Game.players, Game.contract, Game.declarer,
+        return (Game.id, Game.game, Game.game_id, Game.started_at, Game.rules, Game.players, Game.contract, Game.declarer,
                 Game.partner_seat, Game.result, Game.end_reason, Game.findings, Game.finding_kinds, Game.source,
                 Game.origin, Game.ingested_at, Game.code, Game.listed)
 
     def _summary_fields(self, row) -> dict[str, Any]:
         return dict(
-            public_id=self.ids.encode(row.id), game_id=row.game_id, started_at=_aware(row.started_at),
+            public_id=self.ids.encode(row.id), game=row.game, game_id=row.game_id, started_at=_aware(row.started_at),
             rules=row.rules, players=json.loads(row.players), contract=row.contract, declarer=row.declarer,
             partner_seat=row.partner_seat, result=row.result, end_reason=row.end_reason, findings=row.findings,
             finding_kinds=[k for k in row.finding_kinds.split(",") if k], source=row.source, origin=row.origin,
@@ -673,7 +686,7 @@ class Archive:
 
     def _filters(self, player=None, bot=None, rules=None, contract=None, declarer=None, result=None,
                  end_reason=None, has_findings=None, finding_kind=None, started_from=None, started_to=None,
-                 listed=None, *, correlated: bool = False) -> list[Any]:
+                 listed=None, game=None, winner=None, fact=None, *, correlated: bool = False) -> list[Any]:
         """WHERE clauses. Player, bot and finding filters are ``id IN (...)`` subqueries, or with
         ``correlated`` ``EXISTS`` probes (cheap per row when games are scanned in sort order)."""
         where: list[Any] = []
@@ -693,6 +706,20 @@ class Archive:
                                          .union(select(GamePlayer.game_id).where(by_id))))
         if bot:
             where.append(member(GamePlayer.game_id, _bot_condition(bot)))
+        if game:
+            where.append(Game.game == _game_name(game))
+        if winner:
+            by_name, by_id = _player_conditions(winner)
+            won = or_(by_name, by_id, _bot_condition(winner))
+            where.append(member(GamePlayer.game_id, and_(won, GamePlayer.won == True)))  # noqa: E712
+        for name, op, value in _fact_conditions(fact):
+            if op == "=":
+                cond = and_(GameFact.name == name, GameFact.value == value)
+            elif op == ">=":
+                cond = and_(GameFact.name == name, GameFact.num >= value)
+            else:
+                cond = and_(GameFact.name == name, GameFact.num <= value)
+            where.append(member(GameFact.game_id, cond))
         if rules:
             where.append(Game.rules == rules)
         if contract:
@@ -979,11 +1006,17 @@ _SELECT_GAME_BY_SHA = select(Game.id, Game.findings, Game.raw_blob_id).where(Gam
 _INSERT_GAME = insert(Game.__table__)
 _INSERT_PLAYER = insert(GamePlayer.__table__)
 _INSERT_FINDING = insert(GameFinding.__table__)
+_INSERT_FACT = insert(GameFact.__table__)
+
+
+def _seat_name(seat: Any) -> str:
+    """A seat as the log writes it: bridge's seats are enums, other games' plain names."""
+    return getattr(seat, "name", None) or str(seat)
 _SELECT_RECEIPT = select(Receipt.id).where(Receipt.sha256 == bindparam("sha"))
 _INSERT_RECEIPT = insert(Receipt.__table__)
 
-FILTERS = ("player", "bot", "rules", "contract", "declarer", "result", "end_reason", "has_findings",
-           "finding_kind", "started_from", "started_to", "listed")
+FILTERS = ("game", "player", "bot", "winner", "fact", "rules", "contract", "declarer", "result", "end_reason",
+           "has_findings", "finding_kind", "started_from", "started_to", "listed")
 
 
 def canonical_sha256(log: GameLog) -> str:
@@ -1017,6 +1050,38 @@ def _bot_condition(bot: str) -> Any:
     value = bot.strip().lower()
     return and_(GamePlayer.bot_base_lc == bot_base(value),
                 or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))
+
+
+_FACT = re.compile(r"^\s*([a-z][a-z0-9_]{0,39})\s*(>=|<=|=)\s*(.{1,200}?)\s*$")
+
+
+def _fact_conditions(fact: Any) -> list[tuple[str, str, Any]]:
+    """``"turns>=30"``, ``"contract=3NT"`` (or a list of them) -> (name, op, value) triples."""
+    if not fact:
+        return []
+    items = [fact] if isinstance(fact, str) else list(fact)
+    out = []
+    for item in items:
+        match = _FACT.match(item) if isinstance(item, str) else None
+        if match is None:
+            raise ArchiveError(f"fact filter {item!r} is not name=value, name>=number or name<=number "
+                               "(e.g. turns>=30, contract=3NT)")
+        name, op, value = match.groups()
+        if op != "=":
+            try:
+                value = int(value)
+            except ValueError:
+                raise ArchiveError(f"fact filter {item!r}: {op} needs a whole number") from None
+        out.append((name, op, value))
+    return out
+
+
+def _game_name(value: str) -> str:
+    from replay.games import names
+
+    if value not in names():
+        raise ArchiveError(f"game must be one of {', '.join(names())}, not {value!r}")
+    return value
 
 
 def _lc(value: str | None) -> str | None:
