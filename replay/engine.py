@@ -399,5 +399,42 @@ class Game:
         other.tricks_won = list(self.tricks_won)
         return other
 
+    # ----------------------------------------------------------------- the game-neutral interface
+    #: The log events that are actions (a step each); ``trick`` and ``chat`` are not.
+    ACTION_EVENTS = frozenset(("bid", "partner", "play"))
+
+    def push(self, event, step: int = 0) -> list[Finding]:
+        """Apply one log event (``replay.log`` model): the one place events are dispatched.
+
+        ``step`` is the replay step the event makes (for ``trick``, the step it announces).
+        Chat and other events that are not actions change nothing.
+        """
+        kind = event.type
+        if kind == "play":
+            return self.push_play(event.seat, event.card, step)
+        if kind == "bid":
+            return self.push_call(event.seat, event.bid, step)
+        if kind == "partner":
+            return self.push_partner(event.seat, event.card, step)
+        if kind == "trick":
+            return self.announce_trick(event.winner, step)
+        return []
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def legal(self) -> list[tuple[str, int]]:
+        """The legal actions of the seat to act, in the canonical order codecs index into:
+        calls (pass, then bids low to high), partner cards, or cards (clubs 2 to spades A),
+        each as ``(event type, Call or Card)``."""
+        if self.phase == AUCTION:
+            return [("bid", c) for c in self.legal_calls()]
+        if self.phase == PARTNER:
+            return [("partner", c) for c in self.legal_partner_cards()]
+        if self.phase == PLAY:
+            return [("play", c) for c in self.legal_cards()]
+        return []
+
 
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")

@@ -144,17 +144,13 @@ class GameReplay:
                 event_steps.append(count - 1)
                 continue
             kind = event.type
-            if kind == "play":
-                new = game.push_play(event.seat, event.card, count)
-                action = event.card
-            elif kind == "bid":
-                new = game.push_call(event.seat, event.bid, count)
-                kind, action = "call", event.bid
-            elif kind == "partner":
-                new = game.push_partner(event.seat, event.card, count)
-                action = event.card
+            if kind in Game.ACTION_EVENTS:
+                new = game.push(event, count)
+                action = event.bid if kind == "bid" else event.card
+                if kind == "bid":
+                    kind = "call"
             else:
-                new = game.announce_trick(event.winner, count - 1) if kind == "trick" else []
+                new = game.push(event, count - 1)
                 kind = None
             if game.stopped:
                 # the breach did not change the position: tie it to the last step

@@ -57,7 +57,8 @@ def game_for_format(fmt: str) -> Any:
     game = get(name)
     if major != str(game.major):
         raise UnknownGameError(
-            f"{fmt!r}: this release reads {name}/{game.major}, not major version {major or '(none)'}")
+            f"{fmt!r} is not a known format: this release reads {name}/{game.major}, "
+            f"not major version {major or '(none)'}")
     return game
 
 
