@@ -37,6 +37,9 @@ class Bot:
     def choose(self, state: UnoState, legal: list[tuple]) -> tuple:
         raise NotImplementedError
 
+    def observe(self, state: UnoState, seat: int, kind: str, card: "int | None") -> None:
+        """Told of every action before it is applied (``card`` is None for another seat's draw)."""
+
 
 class RandomBot(Bot):
     """Uniformly among the legal actions (so it plays a playable drawn card half the time)."""
@@ -48,17 +51,37 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """Plays the playable card whose colour it holds most of, keeping cards that switch colour.
+    """Plays what the opponent cannot follow, else the colour it holds most of.
 
-    Among playable cards it prefers (1) the colour it holds most of, so the next turns find a
-    match, (2) a card whose number it holds in no other colour (a number shared with another
-    colour is kept: it lets the bot change colour later), (3) the higher number. A drawn card
-    that is playable is always played.
+    It watches only what a player at the table sees: when the opponent draws, the opponent
+    held nothing of the top card's colour or number, so those are remembered as *missing*
+    (a colour is forgotten again once the opponent plays it). Among playable cards it prefers
+    (1) a colour the opponent is missing, (2) a number the opponent is missing, (3) the colour
+    it holds most of, so the next turns find a match, (4) a card whose number it holds in no
+    other colour (a number shared with another colour is kept: it lets the bot change colour
+    later), (5) the higher number. A drawn card that is playable is always played.
     """
 
     name = "greedy"
 
+    def __init__(self, rng: random.Random):
+        super().__init__(rng)
+        self.seat: int | None = None
+        self.missing_colours: set[int] = set()
+        self.missing_numbers: set[int] = set()
+
+    def observe(self, state: UnoState, seat: int, kind: str, card: "int | None") -> None:
+        if seat == self.seat:
+            return
+        if kind == "draw":
+            self.missing_colours.add(COLOUR_OF[state.top])
+            self.missing_numbers.add(NUMBER_OF[state.top])
+        elif kind == "play" and card is not None:
+            self.missing_colours.discard(COLOUR_OF[card])
+            self.missing_numbers.discard(NUMBER_OF[card])
+
     def choose(self, state: UnoState, legal: list[tuple]) -> tuple:
+        self.seat = state.seat
         if legal[0][0] != "play":
             return legal[0]
         if len(legal) == 1 or legal[-1] == ("pass",):
@@ -70,11 +93,14 @@ class GreedyBot(Bot):
             if hand[k]:
                 colour_count[COLOUR_OF[k]] += hand[k]
                 number_colours[NUMBER_OF[k]] += 1
+        missing_colours, missing_numbers = self.missing_colours, self.missing_numbers
         best = None
         best_key = None
         for action in legal:
             card = action[1]
-            key = (colour_count[COLOUR_OF[card]], number_colours[NUMBER_OF[card]] == 1, NUMBER_OF[card])
+            colour, number = COLOUR_OF[card], NUMBER_OF[card]
+            key = (colour in missing_colours, number in missing_numbers, colour_count[colour],
+                   number_colours[number] == 1, number)
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best
@@ -147,6 +173,9 @@ def play_game(
         t += rng.randrange(400, 9000)
         kind = action[0]
         if kind == "play":
+            for i in (0, 1):
+                players_bots[i].observe(state, seat, kind, action[1])
+        if kind == "play":
             card = action[1]
             logger.play(SEATS[seat], card, t=t)
             discard.append(card)
@@ -157,9 +186,13 @@ def play_game(
                 rng.shuffle(pile)
                 discard = [top]
             card = pile.pop()
+            players_bots[seat].observe(state, seat, kind, card)
+            players_bots[1 - seat].observe(state, seat, kind, None)
             logger.draw(SEATS[seat], card, t=t)
         else:
             card = None
+            for i in (0, 1):
+                players_bots[i].observe(state, seat, kind, None)
             logger.pass_(SEATS[seat], t=t)
         state.apply(kind, seat, card, index)
         index += 1
