@@ -154,9 +154,9 @@ class UnoReplay:
         if not self.checked:
             result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
         elif self.winner is not None:
-            result = f"{self.winner} won in {self.turns} turns"
+            result = f"{self.winner} won in {self.turns} turn{'s' if self.turns != 1 else ''}"
         else:
-            result = f"{self.end_reason} after {self.turns} turns"
+            result = f"{self.end_reason} after {self.turns} turn{'s' if self.turns != 1 else ''}"
         n = len(self.findings)
         return f"{game_id}  uno-lite  {result}  {n} finding{'s' if n != 1 else ''}"
 

@@ -25,6 +25,14 @@ def test_registry_finds_the_module():
     assert set(GAME.bots) == {"random", "greedy"}
 
 
+def test_engine_state_is_a_state():
+    from replay.games.base import State
+    from replay.games.uno_lite.engine import UnoState
+
+    state = UnoState([[0] * 7, [1] * 7], 2, "P2")
+    assert isinstance(state, State) and state.to_act == "P2" and not state.over and not state.stopped
+
+
 def test_to_json_fields():
     replay = judge(p1_wins_dict({"reason": "completed", "winner": "P1", "t": 99}))
     assert isinstance(replay, Replay)
@@ -58,7 +66,7 @@ def test_outcome():
 def test_summary_line():
     assert judge(p1_wins_dict()).summary_line() == "test/1  uno-lite  P1 won in 13 turns  0 findings"
     assert judge(log_dict([play("P1", "R5")], {"reason": "cancelled"})).summary_line() == \
-        "test/1  uno-lite  cancelled after 1 turns  0 findings"
+        "test/1  uno-lite  cancelled after 1 turn  0 findings"
 
 
 GAME_EVENTS = [play("P1", "R5"), {"type": "chat", "seat": "P2", "text": "hm"}, draw("P2", "B6"), pass_("P2"),
