@@ -1,0 +1,61 @@
+"""UNO Lite, the two-player shedding game the Telegram bots run: the ``uno-lite/1`` game module.
+
+``GAME`` is what the registry (``replay.games``) hands out:
+
+>>> from replay.games import get
+>>> game = get("uno-lite")
+>>> game.title, game.seats, game.finding_kinds["out_of_turn"]
+('UNO Lite', ('P1', 'P2'), True)
+>>> replay = game.judge(game.selfplay(seed=3, bots=("greedy", "greedy")))
+>>> replay.findings, replay.end_reason
+([], 'completed')
+
+The package: ``cards`` (the deck, ``parse_card``), ``log`` (the pydantic models of the
+format), ``engine`` (``UnoState``), ``replay`` (``UnoReplay``), ``logger`` (``UnoLogger``, for
+bots) and ``bots`` (self-play).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+from .bots import BOTS, play_game
+from .engine import FINDING_KINDS, SEATS
+from .log import END_REASONS, UnoLog, json_schema, parse
+from .replay import UnoReplay
+
+
+class UnoLite:
+    """The UNO Lite game module (``replay.games.base.GameModule``)."""
+
+    name: ClassVar[str] = "uno-lite"
+    title: ClassVar[str] = "UNO Lite"
+    major: ClassVar[int] = 1
+    seats: ClassVar[tuple[str, ...]] = SEATS
+    finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
+    Log: ClassVar[type] = UnoLog
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+
+    def parse(self, data: dict[str, Any], source: str | None = None) -> UnoLog:
+        """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``."""
+        return parse(data, source)
+
+    def judge(self, log: UnoLog) -> UnoReplay:
+        """One engine pass over the log: findings, winner, turns."""
+        return UnoReplay.from_log(log)
+
+    def json_schema(self) -> dict[str, Any]:
+        return json_schema()
+
+    def selfplay(self, seed: int, bots: Sequence[str] = ("greedy", "random"), **options: Any) -> UnoLog:
+        """A seeded bot game's log (options: ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
+        return play_game(seed, bots=tuple(bots), **options)
+
+    def __repr__(self) -> str:
+        return "<game uno-lite/1: UNO Lite>"
+
+
+GAME = UnoLite()
+
+__all__ = ["GAME", "UnoLite", "UnoLog", "UnoReplay", "parse", "play_game"]

@@ -1,0 +1,291 @@
+"""Log format ``uno-lite/1``: the pydantic models, the reader and the canonical writer.
+
+The contract is ``shared/spec/uno-lite.md`` (see ``docs/games/uno-lite.md``); the JSON Schema
+``docs/uno-lite.schema.json`` is generated from these models
+(``python -m replay.games.uno_lite.log --schema``). The envelope (``format``, ``game_id``,
+``started_at``, ``players``, ``events``, ``end``, ``meta``, ``t`` times, unknown fields kept)
+works as in the floating bridge format. Cards are read liberally and stored as card values:
+
+>>> log = parse({"format": "uno-lite/1", "first_player": "P1", "starter": "🔴9",
+...              "hands": {"P1": ["r5", "G7", "B1", "Y9", "R2", "G2", "B8"],
+...                        "P2": ["B3", "B4", "G1", "G3", "Y1", "Y2", "Y3"]},
+...              "events": [{"type": "play", "seat": "P1", "card": "5 red", "t": 2100}]})
+>>> log.canonical_json()[:90]
+'{"format":"uno-lite/1","players":{},"first_player":"P1","hands":{"P1":["R5","G7","B1","Y9"'
+>>> log.starter, log.to_json_dict()["starter"], log.to_json_dict()["events"]
+(8, 'R9', [{'type': 'play', 'seat': 'P1', 'card': 'R5', 't': 2100}])
+>>> parse({"format": "uno-lite/1", "first_player": "P1", "starter": "R9", "events": [],
+...        "hands": {"P1": ["R5", "G7", "R0"], "P2": []}})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: hands.P1[2]: 'R0' is not a card
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from replay.log import LogFormatError, Player
+
+from .cards import CARD_TEXT, DECK_SIZE, CardParseError, parse_card
+
+FORMAT = "uno-lite/1"
+SEATS = ("P1", "P2")
+END_REASONS = ("completed", "cancelled", "timeout")
+EVENT_TYPES = ("play", "draw", "pass", "chat")
+#: The rules put no bound on a game's length (reshuffles can go on), so the caps are
+#: practical ones that keep hostile input cheap: at most MAX_GAME_EVENTS play/draw/pass
+#: events (bot games average about 40 and seldom pass 300) and MAX_CHAT chat events.
+MAX_GAME_EVENTS = 10_000
+MAX_CHAT = 2_000
+MAX_EVENTS = MAX_GAME_EVENTS + MAX_CHAT
+MAX_TEXT = 4000
+MAX_HAND = DECK_SIZE  # a hand list longer than the deck is not a game (a short/long one is a finding)
+
+
+# --- field types -----------------------------------------------------------------------------
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _card(value: Any) -> int:
+    if isinstance(value, str):
+        try:
+            return parse_card(value)
+        except CardParseError:
+            pass
+    raise PydanticCustomError("card", "{text} is not a card", {"text": _short_repr(value)})
+
+
+def _seat(value: Any) -> str:
+    if isinstance(value, str):
+        key = value.strip().upper()
+        if key in SEATS:
+            return key
+    raise PydanticCustomError("seat", "{text} is not a seat (P1 or P2)", {"text": _short_repr(value)})
+
+
+CardField = Annotated[
+    int,
+    PlainValidator(_card),
+    PlainSerializer(CARD_TEXT.__getitem__, return_type=str),
+    WithJsonSchema({"type": "string", "description": "a card: colour letter (R, G, B, Y) then number 1-9, "
+                    "e.g. R5; readers also take r5, 5R, red 5, 🔴5, 🔴 5️⃣"}),
+]
+SeatField = Annotated[
+    str,
+    PlainValidator(_seat),
+    WithJsonSchema({"type": "string", "enum": list(SEATS)}),
+]
+Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
+
+
+class _Open(BaseModel):
+    """Unknown extra fields are kept as they are, never an error."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Hands(_Open):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    P1: list[CardField] = Field(max_length=MAX_HAND)
+    P2: list[CardField] = Field(max_length=MAX_HAND)
+
+    def by_seat(self) -> tuple[list[int], list[int]]:
+        return (self.P1, self.P2)
+
+
+class PlayEvent(_Open):
+    type: Literal["play"]
+    seat: SeatField
+    card: CardField
+    t: Millis | None = None
+
+
+class DrawEvent(_Open):
+    type: Literal["draw"]
+    seat: SeatField
+    card: CardField = Field(description="the card drawn, as the bot saw it")
+    t: Millis | None = None
+
+
+class PassEvent(_Open):
+    type: Literal["pass"]
+    seat: SeatField
+    t: Millis | None = None
+
+
+class ChatEvent(_Open):
+    type: Literal["chat"]
+    seat: SeatField | None = None
+    text: str = Field(max_length=MAX_TEXT)
+    t: Millis | None = None
+
+
+Event = Annotated[Union[PlayEvent, DrawEvent, PassEvent, ChatEvent], Field(discriminator="type")]
+
+
+class End(_Open):
+    reason: Literal["completed", "cancelled", "timeout"]
+    winner: SeatField | None = Field(None, description="the winner as the bot announced it (checked)")
+    t: Millis | None = None
+
+
+class UnoLog(_Open):
+    """One UNO Lite game, as a bot logged it (``uno-lite/1``)."""
+
+    format: Literal["uno-lite/1"] = Field(description="game and major version of this format")
+    game_id: str | None = Field(None, max_length=200, description="the bot's own id for the game")
+    started_at: datetime | None = Field(None, description="ISO 8601 time the deal was made")
+    players: dict[SeatField, Player] = Field(default_factory=dict)
+    first_player: SeatField
+    hands: Hands
+    starter: CardField = Field(description="the first card of the discard pile")
+    events: list[Event] = Field(max_length=MAX_EVENTS)
+    end: End | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("started_at")
+    @classmethod
+    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            try:
+                value.astimezone(timezone.utc)
+            except OverflowError:
+                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
+                                          {"text": value.isoformat()}) from None
+        return value
+
+    @model_validator(mode="after")
+    def _chat_cap(self) -> "UnoLog":
+        chats = sum(1 for e in self.events if e.type == "chat")
+        if chats > MAX_CHAT:
+            raise PydanticCustomError("too_many_chats", "{n} chat events: at most {cap} are allowed",
+                                      {"n": chats, "cap": MAX_CHAT})
+        if len(self.events) - chats > MAX_GAME_EVENTS:
+            raise PydanticCustomError("too_many_events", "{n} play, draw and pass events: at most {cap} "
+                                      "are allowed", {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
+        return self
+
+    @field_serializer("started_at")
+    def _iso(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+
+    # -- views
+    def player_name(self, seat: str) -> str | None:
+        player = self.players.get(seat)
+        return player.name if player else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (``None`` fields left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def canonical_json(self, indent: int | None = None) -> str:
+        """One canonical text for the game: the same game always prints the same."""
+        if indent is None:
+            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+    def replay(self):
+        """Judge the game: an ``UnoReplay``."""
+        from .replay import UnoReplay
+
+        return UnoReplay.from_log(self)
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+def _place(loc: tuple[Any, ...]) -> str:
+    """``('hands', 'P1', 2)`` -> ``hands.P1[2]``; the union tag pydantic adds is left out."""
+    parts: list[str] = []
+    for position, item in enumerate(loc):
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item == "[key]":
+            continue
+        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
+            continue  # events[3].play.card: the discriminator tag
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "union_tag_invalid":
+        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
+        return f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
+    if kind == "union_tag_not_found":
+        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
+    if kind == "literal_error" and error["loc"] == ("format",):
+        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "extra_forbidden":
+        return "unexpected field (hands has P1 and P2 only)"
+    return error["msg"]
+
+
+def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
+    """Each error of a failed validation as ``(place, message)``."""
+    return [(_place(e["loc"]), _message(e)) for e in exc.errors(include_url=False)]
+
+
+def parse(data: dict[str, Any], source: str | None = None) -> UnoLog:
+    """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``.
+
+    >>> parse({"format": "uno-lite/1"})
+    Traceback (most recent call last):
+    ...
+    replay.log.LogFormatError: first_player: required field is missing; hands: required field is missing; starter: required field is missing; events: required field is missing
+    """
+    if not isinstance(data, dict):
+        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    try:
+        return UnoLog.model_validate(data)
+    except ValidationError as exc:
+        raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``uno-lite/1`` (what ``docs/uno-lite.schema.json`` holds)."""
+    schema = UnoLog.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://game-replay.invalid/uno-lite/v1.schema.json"
+    schema["title"] = "UNO Lite game log, format uno-lite/1"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - tooling
+    import sys
+
+    if sys.argv[1:] == ["--schema"]:
+        sys.stdout.write(json_schema_text())
+    else:
+        print("usage: python -m replay.games.uno_lite.log --schema > docs/uno-lite.schema.json")

@@ -1,0 +1,186 @@
+"""UnoLogger: what an UNO Lite bot calls while a game is played.
+
+>>> logger = UnoLogger(game_id="room-7Q2/3", players={"P1": "Ann", "P2": {"name": "unobot", "bot": "greedy-1"}},
+...                    clock=None)
+>>> logger.deal({"P1": "R5 G7 B1 Y9 R2 G2 B8".split(), "P2": "B3 B4 G1 G3 Y1 Y2 Y3".split()},
+...             starter="🔴9", first_player="P1")
+>>> logger.play("P1", "red 5", t=2100)
+>>> logger.draw("P2", "B5"); logger.pass_("P2")
+>>> logger.chat("gg", seat="P2")
+>>> replay = logger.end("cancelled")
+>>> replay.findings, replay.end_reason, replay.turns
+([], 'cancelled', 2)
+
+``end()`` saves the log (when the logger has a directory) atomically with
+``replay.logger.save_log``, so a half-written file is never visible, and returns the
+``UnoReplay``. Nothing refuses an illegal action: a buggy bot's game is logged as it
+happened, and the engine reports its breaches. Cards may be given in any spelling
+``parse_card`` reads, or as card values 0-35; seats as ``P1``/``p1`` or 0/1.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from replay.cards import ReplayError
+from replay.logger import save_log
+
+from .cards import CARD_TEXT, to_card
+from .log import END_REASONS, FORMAT, SEATS, UnoLog, parse
+
+
+class LoggerStateError(ReplayError):
+    """The logger was used out of order (an event before the deal, anything after end)."""
+
+
+class LoggerInputError(ReplayError, ValueError):
+    """An argument that names no seat, card or end reason."""
+
+
+def _seat(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return SEATS[value]
+    if isinstance(value, str) and value.strip().upper() in SEATS:
+        return value.strip().upper()
+    raise LoggerInputError(f"{value!r} is not a seat (P1 or P2)")
+
+
+def _card(value: Any) -> str:
+    return CARD_TEXT[to_card(value)]
+
+
+def _cards(values: "Iterable[Any] | str") -> list[str]:
+    if isinstance(values, str):
+        values = values.split(",") if "," in values else values.split()
+    return [_card(v) for v in values]
+
+
+class UnoLogger:
+    """Record one UNO Lite game as ``uno-lite/1``."""
+
+    def __init__(
+        self,
+        *,
+        game_id: str | None = None,
+        players: Mapping[Any, Any] | None = None,
+        out_dir: "str | os.PathLike[str] | None" = None,
+        started_at: datetime | None = None,
+        meta: Mapping[str, Any] | None = None,
+        clock: Callable[[], float] | None = time.monotonic,
+    ):
+        self.game_id = game_id
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.started_at = started_at
+        self.meta = dict(meta or {})
+        self.clock = clock
+        self.players: dict[str, dict[str, Any]] = {}
+        for seat, player in (players or {}).items():
+            self.players[_seat(seat)] = {"name": player} if isinstance(player, str) else dict(player)
+        self._start: float | None = None
+        self._hands: dict[str, list[str]] | None = None
+        self._starter: str | None = None
+        self._first_player: str | None = None
+        self._events: list[dict[str, Any]] = []
+        self._end: dict[str, Any] | None = None
+        self.path: Path | None = None
+        self.replay = None
+
+    # -- recording ---------------------------------------------------------------------------
+    def deal(self, hands: "Mapping[Any, Iterable[Any]] | Iterable[Iterable[Any]]", starter: Any,
+             first_player: Any) -> None:
+        """Both hands (by seat, or in order P1, P2), the starter card and the seat that moves first."""
+        self._check_open()
+        if isinstance(hands, Mapping):
+            by_seat = {_seat(k): _cards(v) for k, v in hands.items()}
+        else:
+            by_seat = {seat: _cards(h) for seat, h in zip(SEATS, hands)}
+        if set(by_seat) != set(SEATS):
+            raise LoggerInputError("deal() needs the hands of both seats, P1 and P2")
+        self._hands = by_seat
+        self._starter = _card(starter)
+        self._first_player = _seat(first_player)
+        if self.started_at is None:
+            self.started_at = datetime.now(timezone.utc).replace(microsecond=0)
+        self._start = self.clock() if self.clock else None
+
+    def play(self, seat: Any, card: Any, t: int | None = None) -> None:
+        """A card played from the seat's hand."""
+        self._event({"type": "play", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def draw(self, seat: Any, card: Any, t: int | None = None) -> None:
+        """A card drawn, as the bot saw it."""
+        self._event({"type": "draw", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def pass_(self, seat: Any, t: int | None = None) -> None:
+        self._event({"type": "pass", "seat": _seat(seat)}, t)
+
+    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
+        event: dict[str, Any] = {"type": "chat"}
+        if seat is not None:
+            event["seat"] = _seat(seat)
+        event["text"] = str(text)
+        self._event(event, t)
+
+    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
+        """Close the log, save it (when the logger has a directory) and return the UnoReplay."""
+        self._check_open()
+        if self._hands is None:
+            raise LoggerStateError("nothing to end: call deal() first")
+        if reason not in END_REASONS:
+            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
+        end: dict[str, Any] = {"reason": reason}
+        if winner is not None:
+            end["winner"] = _seat(winner)
+        self._stamp(end, t)
+        self._end = end
+        log = self.to_log()
+        if self.out_dir is not None:
+            self.path = save_log(log, self.out_dir)
+        self.replay = log.replay()
+        return self.replay
+
+    # -- output ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        if self._hands is None:
+            raise LoggerStateError("nothing to log yet: call deal() first")
+        data: dict[str, Any] = {"format": FORMAT}
+        if self.game_id is not None:
+            data["game_id"] = self.game_id
+        if self.started_at is not None:
+            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+        if self.players:
+            data["players"] = self.players
+        data["first_player"] = self._first_player
+        data["hands"] = self._hands
+        data["starter"] = self._starter
+        data["events"] = self._events
+        if self._end is not None:
+            data["end"] = self._end
+        if self.meta:
+            data["meta"] = self.meta
+        return data
+
+    def to_log(self) -> UnoLog:
+        return parse(self.to_dict(), self.game_id)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._end is not None:
+            raise LoggerStateError("the game has ended: start a new UnoLogger for the next game")
+
+    def _event(self, event: dict[str, Any], t: int | None) -> None:
+        self._check_open()
+        if self._hands is None:
+            raise LoggerStateError("call deal() before logging plays, draws, passes or chat")
+        self._stamp(event, t)
+        self._events.append(event)
+
+    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
+        if t is None and self.clock is not None and self._start is not None:
+            t = int((self.clock() - self._start) * 1000)
+        if t is not None:
+            event["t"] = int(t)
