@@ -51,9 +51,7 @@ def game_for_format(fmt: str) -> Any:
     """The game whose log format is ``fmt`` (``"uno-lite/1"``)."""
     name, _, major = fmt.partition("/") if isinstance(fmt, str) else ("", "", "")
     if name not in _BUILTIN:
-        raise UnknownGameError(
-            f"{fmt!r} is not a known format (known: "
-            + ", ".join(f"{n}/1" for n in _BUILTIN) + ")")
+        raise UnknownGameError(f"{fmt!r} is not a known format (known: {', '.join(formats())})")
     game = get(name)
     if major != str(game.major):
         raise UnknownGameError(
@@ -63,4 +61,5 @@ def game_for_format(fmt: str) -> Any:
 
 
 def formats() -> list[str]:
-    return [f"{n}/1" for n in _BUILTIN]
+    """Every log format this release reads (imports each game's package)."""
+    return [f"{name}/{get(name).major}" for name in _BUILTIN]

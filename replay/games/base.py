@@ -73,7 +73,10 @@ class State(Protocol):
     stopped: bool  # a fatal finding was met: rule checking has stopped
 
     def push(self, event: Any, index: int) -> list[Finding]:
-        """Apply one logged event (``index`` in the log's events); the only mutator."""
+        """Apply one logged event (``index`` in the log's events); the only mutator.
+
+        Steps count the game's actions only (step 0 is the setup; chat and announcements make
+        no step), so each engine knows the step its findings belong to."""
         ...
 
     def legal(self) -> Sequence[Any]:
@@ -85,7 +88,7 @@ class State(Protocol):
 class Replay(Protocol):
     """A judged game: what the CLI prints, the archive stores and the viewer draws."""
 
-    game: "GameModule"
+    game: "GameModule"  # an attribute or a property
     log: Any
     findings: list[Finding]
     end_reason: str
@@ -103,8 +106,9 @@ class Replay(Protocol):
 
     def summary_line(self) -> str: ...
 
-    def steps_json(self) -> list[dict[str, Any]]:
-        """Every step as plain JSON, each with at least ``i``, ``kind``, ``seat``, ``text``."""
+    def steps_json(self, seat: str | None = None) -> list[dict[str, Any]]:
+        """Every step as plain JSON, each with at least ``i``, ``kind``, ``seat``, ``text``;
+        with ``seat``, only what that seat could see (its perspective)."""
         ...
 
 
