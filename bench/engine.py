@@ -1,79 +1,104 @@
-"""How fast the rules engine replays complete games, on one core.
+"""How fast each game's rules engine judges complete games, and what reading a log costs.
 
-    python bench/engine.py [--games 4000]
+    python bench/engine.py [--games 4000] [--game floating-bridge|uno-lite] [--rounds 5]
 
-Prints games/s for three stages on the same seeded games, side by side:
-- the engine alone (Game.push_* over the events, the inner loop every replay runs),
-- GameReplay.from_log (the engine plus findings and result: what ingest, `validate` and the
-  codec use),
-- the same plus every step's snapshot (``GameReplay.steps``, built on first use: the viewer),
-- parse + judge from canonical JSON text (what ingest and `validate` do per game).
-The target in the replay library issue is >= 2,000 complete games/s on one core.
+For every registered game (or the one named), on the same seeded self-play games, one core:
+- ``json.loads`` of the canonical log text: the baseline every other figure is a ratio of;
+- reading: ``parse_log`` of the same text (JSON, validation, the game's model);
+- judging: ``GAME.judge(log)`` (the engine plus findings and result: what ingest, ``validate``
+  and the codec use), and the same plus every step's snapshot (what the viewer draws);
+- parse + judge from text (what ingest and ``validate`` do per game).
+Each figure is the median of ``--rounds`` runs. Targets: judging >= 2,000 complete games/s
+on one core (issue 2); reading <= 3 times ``json.loads`` (issue 13).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from replay.bots import play_game  # noqa: E402
-from replay.engine import Game  # noqa: E402
-from replay.game import GameReplay  # noqa: E402
-from replay.log import BidEvent, PartnerEvent, PlayEvent, parse_log  # noqa: E402
+from replay.games import get, names  # noqa: E402
+from replay.log import parse_log  # noqa: E402
 
 
-def engine_only(logs) -> None:
-    for log in logs:
-        game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
-        game.check_deal()
-        for event in log.events:
-            if isinstance(event, PlayEvent):
-                game.push_play(event.seat, event.card)
-            elif isinstance(event, BidEvent):
-                game.push_call(event.seat, event.bid)
-            elif isinstance(event, PartnerEvent):
-                game.push_partner(event.seat, event.card)
-
-
-def timed(label: str, func, arg, games: int) -> float:
-    best = float("inf")
-    for _ in range(3):
+def median_rate(func, arg, games: int, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
         start = time.perf_counter()
         func(arg)
-        best = min(best, time.perf_counter() - start)
-    rate = games / best
-    print(f"  {label:<38} {rate:>9,.0f} games/s   ({best * 1e6 / games:6.1f} µs/game)")
-    return rate
+        times.append(time.perf_counter() - start)
+    return games / statistics.median(times)
+
+
+def selfplay_logs(name: str, count: int) -> list:
+    game = get(name)
+    bots = list(game.bots)
+    logs = []
+    for seed in range(count):
+        if name == "floating-bridge":
+            logs.append(game.selfplay(seed, bots=(bots[seed % len(bots)],),
+                                      rules="bridgebot" if seed % 4 < 2 else "all-tricks"))
+        else:
+            pair = (bots[seed % len(bots)], bots[(seed // len(bots)) % len(bots)])
+            logs.append(game.selfplay(seed, bots=pair))
+    return logs
+
+
+def bench_game(name: str, count: int, rounds: int) -> dict[str, float]:
+    game = get(name)
+    logs = selfplay_logs(name, count)
+    texts = [log.canonical_json() for log in logs]
+    events = sum(len(log.events) for log in logs) / count
+    size = sum(len(t.encode()) for t in texts) / count
+    print(f"\n{game.title} ({name}): {count} self-play games, {events:.1f} events and {size:,.0f} bytes "
+          f"of canonical JSON per game")
+    rates = {
+        "json.loads (baseline)": median_rate(lambda ts: [json.loads(t) for t in ts], texts, count, rounds),
+        "read: parse_log(text)": median_rate(lambda ts: [parse_log(t) for t in ts], texts, count, rounds),
+        "judge: GAME.judge(log)": median_rate(lambda ls: [game.judge(x) for x in ls], logs, count, rounds),
+        "judge + every step": median_rate(lambda ls: [game.judge(x).steps_json() for x in ls], logs, count, rounds),
+        "read + judge": median_rate(lambda ts: [game.judge(parse_log(t)) for t in ts], texts, count, rounds),
+    }
+    base = rates["json.loads (baseline)"]
+    for label, rate in rates.items():
+        print(f"  {label:<26} {rate:>10,.0f} games/s  {1e6 / rate:8.1f} µs/game  "
+              f"{base / rate:5.2f}× json.loads")
+    judged = rates["judge: GAME.judge(log)"]
+    reading = base / rates["read: parse_log(text)"]
+    print(f"  targets: judging >= 2,000 games/s: {judged:,.0f} ({'meets' if judged >= 2000 else 'MISSES'}); "
+          f"reading <= 3.00× json.loads: {reading:.2f}× ({'meets' if reading <= 3 else 'misses'})")
+    return rates
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--game", choices=names(), action="append",
+                        help="only these games (repeatable); default: every registered game")
     args = parser.parse_args()
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         pinned = "pinned to one core"
     except (AttributeError, OSError):
         pinned = "not pinned"
-    logs = [play_game(seed, bot="greedy" if seed % 2 else "random",
-                      rules="bridgebot" if seed % 4 < 2 else "all-tricks") for seed in range(args.games)]
-    texts = [log.canonical_json() for log in logs]
-    cards = sum(1 for log in logs for e in log.events if isinstance(e, PlayEvent))
-    print(f"{args.games} complete self-play games (half greedy, half random; both presets), "
-          f"{cards / args.games:.1f} cards played per game, {pinned}, Python {sys.version.split()[0]}")
-    timed("engine alone (Game.push_*)", engine_only, logs, args.games)
-    rate = timed("GameReplay.from_log (judged)", lambda ls: [GameReplay.from_log(x) for x in ls], logs, args.games)
-    stepped = timed("GameReplay.from_log + every step", lambda ls: [GameReplay.from_log(x).steps for x in ls],
-                    logs, args.games)
-    full = timed("parse JSON + GameReplay (judged)", lambda ts: [parse_log(t).replay() for t in ts], texts, args.games)
-    target = 2000
-    print(f"target: >= {target:,} complete games/s; GameReplay.from_log: {rate:,.0f} "
-          f"({'meets' if rate >= target else 'MISSES'} it); with every step's snapshot: {stepped:,.0f} "
-          f"({'meets' if stepped >= target else 'misses'} it); parse + judge: {full:,.0f}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {sys.version.split()[0]}, {pinned}, load average {load:.2f}, "
+          f"median of {args.rounds} rounds")
+    results = {name: bench_game(name, args.games, args.rounds) for name in (args.game or names())}
+    if len(results) > 1:
+        bridge = results.get("floating-bridge")
+        if bridge:
+            for name, rates in results.items():
+                if name != "floating-bridge":
+                    ratio = rates["judge: GAME.judge(log)"] / bridge["judge: GAME.judge(log)"]
+                    print(f"\n{name} judging is {ratio:.2f}× floating bridge's rate in this run")
 
 
 if __name__ == "__main__":
