@@ -303,6 +303,8 @@ def _text_query(name: str, description: str) -> dict[str, Any]:
     return {**_query(name, description, dict(TEXT)), "x-must-be": NO_CONTROL_HINT}
 
 
+# A date from year 1 on (there is no year 0 to filter by).
+DAY = {"type": "string", "format": "date", "pattern": "^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-"}
 GAME_FILTERS = [
     _text_query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
     _text_query("bot", "a bot name, with or without its version"),
@@ -315,8 +317,8 @@ GAME_FILTERS = [
     _query("end_reason", "how the game ended", {"type": "string", "enum": list(END_REASONS)}),
     _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(FINDING_KINDS)}),
     _query("has_findings", "only games with (yes) or without (no) findings", {"type": "string", "enum": ["yes", "no"]}),
-    _query("from", "started on or after this day", {"type": "string", "format": "date"}),
-    _query("to", "started on or before this day", {"type": "string", "format": "date"}),
+    _query("from", "started on or after this day", dict(DAY)),
+    _query("to", "started on or before this day", dict(DAY)),
     _query("sort", "order", {"type": "string", "enum": list(SORTS)}),
     _query("page", "page number", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}),
     _query("per_page", "games per page", {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
