@@ -3,6 +3,12 @@
 Every answer is JSON; every error is ``{"error": "<what is wrong>", "status": <code>}`` with a
 4xx status (see ``docs/api.md`` for examples). Bots upload with ``POST /api/logs``; it needs
 no cookie or token, but a browser request from another site is refused.
+
+The document and the server are kept to each other: query parameters are checked against the
+very parameter objects the document lists (:func:`_checked_query`), so what the schema forbids
+is a 400 and what it allows gets through to the pages' own readers, which accept all of it. Admin
+routes answer 401 with a ``WWW-Authenticate`` challenge when no credentials come, 403 when the
+wrong ones do. ``tests/uploads/test_api_fuzz.py`` runs schemathesis with every check over it.
 """
 
 from __future__ import annotations
@@ -427,8 +433,11 @@ def openapi_document() -> dict[str, Any]:
             "/api/logs": {"post": {
                 "operationId": "uploadLogs",
                 "summary": "Upload game logs (stored unlisted)",
-                "description": (f"Several files as multipart/form-data (any field name; 'files' by convention), "
-                                f"or one log as the body. Limits: {LIMITS['UPLOAD_MAX_FILES']} files, "
+                "description": (f"Several files as multipart/form-data (at least one; any field name when a part "
+                                "has a filename, 'files' by convention and read even without one), or one log "
+                                "as the body (JSON: log format v1, GameLog). The content must read as a game "
+                                "(known cards and seats), which JSON Schema cannot say: otherwise 422. "
+                                f"Limits: {LIMITS['UPLOAD_MAX_FILES']} files, "
                                 f"{LIMITS['UPLOAD_MAX_FILE_BYTES']:,} bytes a file, "
                                 f"{LIMITS['UPLOAD_MAX_DECOMPRESSED']:,} bytes inflated, JSON nested at most "
                                 f"{LIMITS['UPLOAD_MAX_DEPTH']} deep. 201 when a game was stored, 200 when all "
