@@ -154,6 +154,21 @@ class GreedyBot(Bot):
 BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
+BOT_NAMES = ("Ana", "Ben", "Chi", "Dev", "Eli", "Fay", "Gus", "Hui", "Ivo", "Jun")
+
+
+def _seat_names(rng: random.Random) -> list[str]:
+    """Four different names for the bots at a table: one draw per seat (a name already taken moves
+    on to the next free one), so a seed gives the same game as it always did."""
+    taken: list[str] = []
+    for _ in SEATS:
+        i = rng.randrange(len(BOT_NAMES))
+        while BOT_NAMES[i] in taken:
+            i = (i + 1) % len(BOT_NAMES)
+        taken.append(BOT_NAMES[i])
+    return taken
+
+
 def play_game(
     seed: int,
     bot: str = "greedy",
@@ -166,6 +181,9 @@ def play_game(
 ) -> GameLog:
     """Play one seeded game with four bots of one kind and return its log.
 
+    Each seat names its bot in ``players.<seat>.bot`` (``greedy-1``: the bot's name and version,
+    as the log format asks), under a name of its own (``greedy-Ana``).
+
     ``interrupt_rate`` is the chance that the game is cut short (cancelled or timed out) at a
     random point, as happens in chat groups. Times are simulated think times, so a seed always
     gives the same log.
@@ -174,11 +192,8 @@ def play_game(
     rules = Rules.from_spec(rules)
     game = Game.new_random(rules=rules, rng=rng)
     bots = [BOTS[bot](rng) for _ in range(4)]
-    names = ["Ana", "Ben", "Chi", "Dev", "Eli", "Fay", "Gus", "Hui", "Ivo", "Jun"]
-    players = {
-        seat.name: {"name": f"{bot}-{names[rng.randrange(len(names))]}", "bot": f"{bot}-{bots[0].version}"}
-        for seat in SEATS
-    }
+    players = {seat.name: {"name": f"{bot}-{name}", "bot": f"{bot}-{bots[0].version}"}
+               for seat, name in zip(SEATS, _seat_names(rng))}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = GameLogger(
         game_id=game_id or f"selfplay-{bot}-{rules.preset}-{seed}",

@@ -7,9 +7,11 @@ ones), then the table between the ``generated`` markers in ``README.md``. The le
 (``legacy/*.txt`` and ``broken/*.txt``) are written by hand and left alone.
 
 Each game is played by ``replay.bots.play_game`` (the bundled greedy and random bots, through
-``GameLogger``) and saved with ``replay.logger.save_log``, as a bot would. Only the player names
-and the game ids are then changed to look like a real Telegram group's; ``meta.selfplay`` still
-names the bot and the seed. Every deliberately broken log is checked here to produce the finding
+``GameLogger``) and saved with ``replay.logger.save_log``, as a bot would. Only the game ids and
+some of the players are then changed to look like a real Telegram group's: in most games one to
+three seats are taken by people (a name and a Telegram id), the others keep the bot that played
+them (``players.<seat>.bot``, e.g. ``greedy-1``, which ``/stats`` counts per bot); some games are
+all bots. ``meta.selfplay`` still names the bot and the seed. Every deliberately broken log is checked here to produce the finding
 it was made for, so a regeneration cannot silently lose one.
 """
 
@@ -60,6 +62,10 @@ BEGIN = "<!-- generated: begin (make_samples.py writes the rows below) -->"
 END = "<!-- generated: end -->"
 
 
+#: how many seats of a self-play game people take (drawn per game): mostly mixed tables
+PEOPLE_AT_TABLE = (0, 1, 1, 2, 2, 3)
+
+
 def people(key: str) -> dict[str, dict[str, Any]]:
     """Four distinct names and Telegram user ids, the same for the same key."""
     rng = random.Random(f"names/{key}")
@@ -78,11 +84,19 @@ def game_id(log: GameLog, key: str, group: str | None = None) -> str:
     return f"{group}/{day}/{n}"
 
 
+def human_seats(key: str) -> list[str]:
+    """The seats people take at a self-play table, the same for the same key."""
+    rng = random.Random(f"people-at-table/{key}")
+    return sorted(rng.sample([s.name for s in SEATS], rng.choice(PEOPLE_AT_TABLE)))
+
+
 def dress(log: GameLog, key: str, group: str | None = None) -> GameLog:
-    """The log with a group's game id and people's names."""
+    """The log with a group's game id, and people in some seats: the other seats keep the bot
+    that played them (its name and ``bot``, as ``play_game`` logged them)."""
     data = log.to_json_dict()
     data["game_id"] = game_id(log, key, group)
-    data["players"] = people(key)
+    names, humans = people(key), human_seats(key)
+    data["players"] = {seat: names[seat] if seat in humans else data["players"][seat] for seat in data["players"]}
     return parse_log(data)
 
 
@@ -114,7 +128,10 @@ def revoking_game(seed: int, at_trick: int) -> GameLog:
     rules = Rules.from_spec("bridgebot")
     game = Game.new_random(rules=rules, rng=rng)
     bots = [BOTS["greedy"](rng) for _ in range(4)]
-    logger = GameLogger(game_id="broken/revoke", rules=rules, players=people(f"revoke/{seed}"), clock=None,
+    players = people(f"revoke/{seed}")
+    for seat in ("E", "W"):  # East, who revokes, and West are the greedy bot; N and S are people
+        players[seat] = {"name": f"greedy-{players[seat]['name'].split()[0]}", "bot": f"greedy-{bots[0].version}"}
+    logger = GameLogger(game_id="broken/revoke", rules=rules, players=players, clock=None,
                         started_at=datetime(2026, 5, 9, 20, 15, tzinfo=timezone.utc), meta={"selfplay": {"bot": "greedy", "seed": seed},
                                                "tampered": f"one revoke in trick {at_trick}"})
     logger.deal(game.deal, first_bidder=game.first_bidder)
@@ -277,7 +294,9 @@ def main() -> None:
     files.append(broken / "not-a-card.json")
     notes["not-a-card.json"] = "the first card is written `S1O` (letter O)"
     # one line, as GameLog.canonical_json() writes it (see the README on pretty-printed files)
-    whole = tamper(clean, "broken/truncated", lambda d: None, "cut short").canonical_json()
+    # (a table of people only: the same bytes, and so the same error, as the docs quote)
+    whole = tamper(clean, "broken/truncated", lambda d: d.update(players=people("greedy/bridgebot/9001/0.0")),
+                   "cut short").canonical_json()
     (broken / "truncated.json").write_text(whole[: len(whole) * 3 // 5], encoding="utf-8")
     files.append(broken / "truncated.json")
     notes["truncated.json"] = "the file stops part way (as after a full disk)"

@@ -91,7 +91,7 @@ def export_command(source: str, fmt: str, out: str | None) -> None:
     """
     from ..cli import UserError, read_entries
     from ..formats.lin import export_lin
-    from ..formats.pbn import export_pbn
+    from ..formats.pbn import export_pbn_bytes
 
     if source != "-" and not os.path.exists(source):
         if "/" in source and "#" not in source and "/r/" not in source:
@@ -105,8 +105,10 @@ def export_command(source: str, fmt: str, out: str | None) -> None:
             logs.append(entry.log)
         if not logs:
             raise UserError(f"{source}: no games in it")
-    text = export_pbn(logs) if fmt == "pbn" else export_lin(logs)
+    # bytes, so that no text layer re-encodes them or changes their line ends: PBN is ISO-8859-1
+    # with CRLF (PBN 2.1 export format), LIN is UTF-8
+    data = export_pbn_bytes(logs) if fmt == "pbn" else export_lin(logs).encode("utf-8")
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        Path(out).write_bytes(data)
     else:
-        click.echo(text, nl=False)
+        click.echo(data, nl=False)

@@ -5,6 +5,9 @@
 played) and one ``nt`` note naming the partner card, its holder, the rules and the end,
 since LIN has no field for them. ``docs/exports.md`` lists what LIN cannot express.
 
+Every logged call and card is written as logged, also after a fatal finding has stopped rule
+checking; the note says where it stopped.
+
 >>> from replay.bots import play_game
 >>> text = to_lin(play_game(seed=7))
 >>> text.startswith("pn|") and "|md|" in text and "|mb|" in text and "|pc|" in text
@@ -19,6 +22,7 @@ from urllib.parse import quote
 
 from ..cards import PASS_VALUE, RANK_CHARS, Call, Seat
 from ..log import GameLog
+from .pbn import stop_note
 
 #: LIN lists seats from South: 1 = S, 2 = W, 3 = N, 4 = E.
 LIN_ORDER = (Seat.S, Seat.W, Seat.N, Seat.E)
@@ -55,9 +59,10 @@ def to_lin(log: GameLog, board: int = 1) -> str:
     dealer = LIN_ORDER.index(log.first_bidder) + 1
     parts = [f"pn|{names}", "st|", f"md|{dealer}" + ",".join(lin_hand(hands[s]) for s in LIN_ORDER),
              "rh|", f"ah|Board {board}", "sv|o"]
-    for step in replay.steps:
-        if step.kind == "call":
-            parts.append(f"mb|{lin_call(step.action)}")
+    # as logged: every call and card, also those after a fatal finding stopped rule checking
+    for event in log.events:
+        if event.type == "bid":
+            parts.append(f"mb|{lin_call(event.bid)}")
     note = [f"Floating bridge, rules {replay.rules.name}"]
     if replay.partner_card is not None:
         note.append(f"partner card {replay.partner_card} held by {replay.partner_seat.full_name}")
@@ -66,12 +71,15 @@ def to_lin(log: GameLog, board: int = 1) -> str:
         note.append(f"{replay.result.winner} won, declarer's side {replay.result.declarer_tricks} tricks")
     if replay.findings:
         note.append(f"{len(replay.findings)} rule findings")
+    stop = stop_note(replay)
+    if stop:
+        note.append(stop)
     parts.append("nt|" + _clean("; ".join(note)).replace(",", " "))
     parts.append("pg|")
     count = 0
-    for step in replay.steps:
-        if step.kind == "play":
-            parts.append(f"pc|{step.action}")
+    for event in log.events:
+        if event.type == "play":
+            parts.append(f"pc|{event.card}")
             count += 1
             if count % 4 == 0:
                 parts.append("pg|")

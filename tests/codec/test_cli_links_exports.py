@@ -79,7 +79,9 @@ def test_export_pbn_and_lin_from_a_file_and_from_a_code(cli_runner, saved, tmp_p
     assert code == 0 and out.startswith("pn|") and "|mb|1S|" in out
     target = tmp_path / "out.pbn"
     code, _, _ = cli_runner("export", str(tmp_path), "--to", "pbn", "-o", str(target))
-    assert code == 0 and target.read_text().count("[Board ") == len(logs)
+    data = target.read_bytes()  # PBN export format: ISO-8859-1 with CRLF line ends
+    assert code == 0 and data.decode("latin-1").count("[Board ") == len(logs)
+    assert data.count(b"\n") == data.count(b"\r\n") > 0
     code, _, err = cli_runner("export", str(paths[0]), "--to", "xml")
     assert code == 2
 

@@ -141,6 +141,27 @@ def test_the_samples_cover_what_the_issue_asks_for():
             assert p.findings == () and p.error is None, p.source
 
 
+def test_self_play_tables_name_their_bots_and_mix_in_people():
+    """A bot's seat says which bot it is (``players.<seat>.bot``, what /stats counts per bot); as
+    in a real group most tables also seat people, some are all bots; four names per table."""
+    tables = Counter()
+    for source, entry in ENTRIES.items():
+        if not entry.ok or "selfplay" not in entry.log.meta:
+            continue
+        players = entry.log.players
+        assert len({p.name for p in players.values()}) == len(players) == 4, source
+        bots = {p.bot for p in players.values() if p.bot}
+        people = [p for p in players.values() if not p.bot]
+        assert all(p.id and p.id.startswith("tg:") for p in people), source
+        bot = entry.log.meta["selfplay"]["bot"]
+        if bot == "human-like":  # the passed-out games: four people
+            assert not bots, source
+        else:
+            assert bots == {f"{bot}-1"}, source
+        tables[(len(bots) > 0, len(people) > 0)] += 1
+    assert tables[(True, True)] >= 20 and tables[(True, False)] >= 2 and tables[(False, True)] >= 2, tables
+
+
 def test_validate_on_the_samples(cli_runner):
     code, out, err = cli_runner("validate", str(SAMPLE_LOGS), "-q")
     assert code == 2  # broken/ holds files that cannot be read
@@ -163,8 +184,11 @@ def test_make_samples_regenerates_the_same_bytes(tmp_path):
     """The generated part is deterministic: running the script again changes nothing."""
     copy = tmp_path / "sample_logs"
     shutil.copytree(SAMPLE_LOGS, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    # the copy imports this checkout's code, not whatever copy of the project is installed
+    paths = [str(SAMPLE_LOGS.parent)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     result = subprocess.run([sys.executable, str(copy / "make_samples.py")], capture_output=True, text=True,
-                            timeout=300)
+                            timeout=300, env=env)
     assert result.returncode == 0, result.stderr
     compare = filecmp.dircmp(SAMPLE_LOGS, copy, ignore=["__pycache__"])
 

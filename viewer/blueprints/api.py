@@ -3,22 +3,32 @@
 Every answer is JSON; every error is ``{"error": "<what is wrong>", "status": <code>}`` with a
 4xx status (see ``docs/api.md`` for examples). Bots upload with ``POST /api/logs``; it needs
 no cookie or token, but a browser request from another site is refused.
+
+The document and the server are kept to each other: query parameters are checked against the
+very parameter objects the document lists (:func:`_checked_query`), so what the schema forbids
+is a 400 and what it allows gets through to the pages' own readers, which accept all of it. Admin
+routes answer 401 with a ``WWW-Authenticate`` challenge when no credentials come, 403 when the
+wrong ones do. ``tests/uploads/test_api_fuzz.py`` runs schemathesis with every check over it.
 """
 
 from __future__ import annotations
 
+import copy
+import re
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from replay.engine import FINDING_KINDS
+from replay.log import json_schema as log_json_schema
 
 from .. import csrf, ratelimit
-from ..app import PageError, get_archive
-from .games import END_REASONS, MAX_PER_PAGE, SORTS, game_json, listing
+from ..app import PageError, error_response
+from .games import END_REASONS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
 from .stats import stats_json
-from .triage import archived_triage_data, is_admin, listed_game, quarantine_json, require_admin, _offset
-from .upload import LIMITS, limit, store_files, files_from_request, upload_response, uploads
+from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
+from .upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 DELETE_HEADER = "X-Delete-Token"
@@ -31,20 +41,100 @@ def _no_store(response: Response, status: int = 200) -> Response:
     return response
 
 
+# --- admin: 401 without credentials, 403 with the wrong ones -----------------------------------
+
+AUTH_CHALLENGE = 'Bearer realm="game-replay admin"'
+
+
+def _admin_refusal() -> Response | None:
+    """The answer to an admin API request that is not an admin's, or None when it is.
+
+    404 when admin is off; 401 with a ``WWW-Authenticate`` challenge when the request carries no
+    credentials (no Bearer token, no admin cookie); 403 when it carries the wrong ones.
+    """
+    if admin_token() is not None and not is_admin():
+        has_bearer = request.headers.get("Authorization", "").startswith("Bearer ")
+        if not has_bearer and not request.cookies.get(ADMIN_COOKIE):
+            response = error_response("this needs the admin token: send Authorization: Bearer <token>",
+                                      401, "Admin only")
+            response.headers["WWW-Authenticate"] = AUTH_CHALLENGE
+            return response
+    require_admin()  # 404 when admin is off, 403 for wrong credentials
+    return None
+
+
+# --- query parameters, checked against what the OpenAPI document declares ----------------------
+
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """A schema pattern as JSON Schema reads it: ``$`` is the end of the text, not before a last newline."""
+    return re.compile(pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern)
+
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_INTEGER = re.compile(r"-?[0-9]{1,20}")
+
+
+def _check_value(param: dict[str, Any], raw: str) -> Any:
+    """``raw`` as the parameter's schema reads it, or ``PageError`` 400 naming what it must be."""
+    schema, name = param["schema"], param["name"]
+
+    def bad(what: str) -> PageError:
+        return PageError(f"{name} must be {what}, not {raw[:30]!r}", 400, "Bad parameter")
+
+    if schema.get("type") == "integer":
+        if not (raw.isascii() and _INTEGER.fullmatch(raw)):
+            raise bad(f"a whole number from {schema['minimum']} to {schema['maximum']}")
+        number = int(raw)
+        if not schema["minimum"] <= number <= schema["maximum"]:
+            raise bad(f"a whole number from {schema['minimum']} to {schema['maximum']}")
+        return number
+    if "enum" in schema and raw not in schema["enum"]:
+        raise bad("one of " + ", ".join(schema["enum"]))
+    if len(raw) > schema.get("maxLength", len(raw)):
+        raise PageError(f"{name} is too long (at most {schema['maxLength']} characters)", 400, "Bad parameter")
+    if schema.get("format") == "date":
+        try:
+            if not _DATE.fullmatch(raw):
+                raise ValueError(raw)
+            date.fromisoformat(raw)
+        except ValueError:
+            raise bad("a date like 2026-11-21") from None
+    if "pattern" in schema and not _ecma(schema["pattern"]).search(raw):
+        raise bad(param.get("x-must-be", f"text matching {schema['pattern']}"))
+    return raw
+
+
+def _checked_query(params: list[dict[str, Any]]) -> dict[str, Any]:
+    """The declared query parameters that were sent, read as their schemas say (400 if one breaks it)."""
+    out = {}
+    for param in params:
+        raw = request.args.get(param["name"])
+        if raw is not None:
+            out[param["name"]] = _check_value(param, raw)
+    return out
+
+
 @bp.post("/logs")
 def post_logs() -> Response:
     reason = csrf.cross_site()
     if reason:
         raise PageError(f"{reason}: upload from this site's /upload page, or from a program", 403, "Refused")
+    _checked_query(UPLOAD_QUERY)
     limited = ratelimit.check()
     if limited is not None:
         return limited
-    results, status = store_files(files_from_request())
+    files = files_from_request()
+    if request.mimetype == "multipart/form-data":
+        # RFC 7578 makes a part's filename optional; a "files" part sent without one is a file too
+        # (werkzeug files it under form fields, as UTF-8 text: send binary parts with a filename).
+        files += [("files", text.encode()) for text in request.form.getlist("files") if text]
+    results, status = store_files(files)
     return _no_store(jsonify(upload_response(results, status)), status)
 
 
 @bp.get("/games")
 def api_games() -> Response:
+    _checked_query(GAME_FILTERS)
     return jsonify(listing(request.args))
 
 
@@ -58,12 +148,19 @@ def api_game(public_id: str) -> Response:
 
 @bp.get("/games/<public_id>/triage")
 def api_game_triage(public_id: str) -> Response:
-    return jsonify(archived_triage_data(public_id))
+    step = _checked_query(TRIAGE_QUERY).get("step")
+    base = f"/g/{public_id}"
+    # A step past this game's end names nothing: 404 (the schema cannot know each game's length).
+    data = triage_data(listed_game(public_id), base, f"{base}/log.json", None if step is None else str(step),
+                       past_end_status=404)
+    return jsonify(data)
 
 
 @bp.delete("/games/<public_id>")
 def api_delete_game(public_id: str) -> Response:
-    require_admin()
+    refused = _admin_refusal()
+    if refused is not None:
+        return refused
     if not uploads().delete_game(public_id):
         raise PageError(f"there is no archived game with id {public_id!r}", 404, "No such game")
     return _no_store(jsonify({"deleted": public_id}))
@@ -71,6 +168,7 @@ def api_delete_game(public_id: str) -> Response:
 
 @bp.get("/stats")
 def api_stats() -> Response:
+    _checked_query(STATS_QUERY)
     data = stats_json(request.args)
     for row in data["rows"]:
         row.pop("think_ms", None)
@@ -117,13 +215,18 @@ def api_delete_upload(token: str) -> Response:
 
 @bp.get("/quarantine")
 def api_quarantine() -> Response:
-    require_admin()
-    return _no_store(jsonify(quarantine_json(_offset())))
+    refused = _admin_refusal()
+    if refused is not None:
+        return refused
+    offset = _checked_query(QUARANTINE_QUERY).get("offset", 0)
+    return _no_store(jsonify(quarantine_json(offset)))
 
 
 @bp.delete("/quarantine/<int:quarantine_id>")
 def api_delete_quarantined(quarantine_id: int) -> Response:
-    require_admin()
+    refused = _admin_refusal()
+    if refused is not None:
+        return refused
     if quarantine_id > MAX_ROW_ID or not uploads().delete_quarantined(quarantine_id):
         raise PageError(f"there is no quarantined input {quarantine_id}", 404, "Not found")
     return _no_store(jsonify({"deleted": quarantine_id}))
@@ -153,9 +256,33 @@ def _error(description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "A bad parameter (the error names it)", 403: "Not allowed (the error says why)",
+            401: "No admin credentials: send Authorization: Bearer <token>",
             404: "No such game, upload or input", 413: "Too large", 415: "Unsupported upload type",
             422: "Unreadable content", 429: "Rate limited: see Retry-After"}
-    return {str(c): _error(text[c]) for c in codes}
+    out = {str(c): _error(text[c]) for c in codes}
+    if 401 in codes:
+        out["401"]["headers"] = {"WWW-Authenticate": {
+            "description": "the challenge: Bearer", "required": True, "schema": {"type": "string", "pattern": "^Bearer"}}}
+    return out
+
+
+def _log_schemas() -> dict[str, Any]:
+    """Log format v1's JSON Schema as components (``GameLog`` and its parts), refs rewritten to match."""
+    schema = copy.deepcopy(log_json_schema())
+    defs = schema.pop("$defs", {})
+    for key in ("$schema", "$id"):
+        schema.pop(key, None)
+    out = {"GameLog": schema, **{f"Log{name}": value for name, value in defs.items()}}
+
+    def fix(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: (f"#/components/schemas/Log{v[len('#/$defs/'):]}"
+                        if isinstance(v, str) and v.startswith("#/$defs/") else fix(v)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [fix(item) for item in node]
+        return node
+
+    return fix(out)
 
 
 NULL_STR = {"type": ["string", "null"]}
@@ -172,6 +299,49 @@ def _path(name: str, description: str, schema: dict[str, Any] | None = None) -> 
     return {"name": name, "in": "path", "required": True, "description": description,
             "schema": schema or {"type": "string", "minLength": 1, "maxLength": 64}}
 
+
+NO_CONTROL = "^[^\\x00-\\x1f]*$"  # what the server refuses in names: control characters
+TEXT = {"type": "string", "maxLength": MAX_TEXT, "pattern": NO_CONTROL}
+NO_CONTROL_HINT = "text without control characters"
+
+
+def _text_query(name: str, description: str) -> dict[str, Any]:
+    return {**_query(name, description, dict(TEXT)), "x-must-be": NO_CONTROL_HINT}
+
+
+# A date from year 1 on (there is no year 0 to filter by).
+DAY = {"type": "string", "format": "date", "pattern": "^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-"}
+GAME_FILTERS = [
+    _text_query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
+    _text_query("bot", "a bot name, with or without its version"),
+    _text_query("rules", "a rules name (bridgebot, all-tricks, ...)"),
+    {**_query("contract", "a contract: a level 1-7 and a strain (C, D, H, S or NT), such as 3S or 2NT",
+              {"type": "string", "pattern": "^[1-7](?:[CDHScdhs\u2663\u2666\u2665\u2660]|[Nn][Tt]?)$"}),
+     "x-must-be": "a contract such as 3S or 2NT (a level 1-7 and C, D, H, S, N or NT)"},
+    _query("declarer", "the declarer's seat", {"type": "string", "enum": ["N", "E", "S", "W"]}),
+    _query("result", "who won", {"type": "string", "enum": ["declarer", "defenders"]}),
+    _query("end_reason", "how the game ended", {"type": "string", "enum": list(END_REASONS)}),
+    _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(FINDING_KINDS)}),
+    _query("has_findings", "only games with (yes) or without (no) findings", {"type": "string", "enum": ["yes", "no"]}),
+    _query("from", "started on or after this day", dict(DAY)),
+    _query("to", "started on or before this day", dict(DAY)),
+    _query("sort", "order", {"type": "string", "enum": list(SORTS)}),
+    _query("page", "page number", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}),
+    _query("per_page", "games per page", {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+]
+MAX_STEP = 999_999
+TRIAGE_QUERY = [_query("step", "the step to show the engine state at; past the game's last step is a 404",
+                       {"type": "integer", "minimum": 0, "maximum": MAX_STEP})]
+STATS_QUERY = [_query("by", "group by", {"type": "string", "enum": ["bot", "player"]}),
+               _text_query("name", "one bot or player")]
+MAX_OFFSET = 999_999
+QUARANTINE_QUERY = [_query("offset", "skip this many", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET})]
+# What upload.check_name refuses: control characters, slashes, ".", and names starting "..".
+FILE_NAME = {"type": "string", "maxLength": MAX_NAME,
+             "pattern": "^(?:\\.?[^.\\x00-\\x1f\\x7f/\\\\][^\\x00-\\x1f\\x7f/\\\\]*)?$"}
+UPLOAD_QUERY = [{**_query("name", "file name for a raw body upload (no path: no '/', '\\\\', leading '..' or "
+                                  "control characters)", FILE_NAME),
+                 "x-must-be": "a file name without a path or control characters"}]
 
 DELETE_TOKEN_PARAM = {"name": DELETE_HEADER, "in": "header", "required": True,
                       "description": "the delete token given once when the game was uploaded",
@@ -252,23 +422,6 @@ def openapi_document() -> dict[str, Any]:
             "repro": {"type": "object"}, "game": {"type": "object"}, "title": {"type": "string"},
         },
     }
-    game_filters = [
-        _query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
-        _query("bot", "a bot name, with or without its version"),
-        _query("rules", "a rules name (bridgebot, all-tricks, ...)"),
-        _query("contract", "a contract such as 3S or 2NT"),
-        _query("declarer", "the declarer's seat", {"type": "string", "enum": ["N", "E", "S", "W"]}),
-        _query("result", "who won", {"type": "string", "enum": ["declarer", "defenders"]}),
-        _query("end_reason", "how the game ended", {"type": "string", "enum": list(END_REASONS)}),
-        _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(FINDING_KINDS)}),
-        _query("has_findings", "only games with (yes) or without (no) findings",
-               {"type": "string", "enum": ["yes", "no"]}),
-        _query("from", "started on or after this day", {"type": "string", "format": "date"}),
-        _query("to", "started on or before this day", {"type": "string", "format": "date"}),
-        _query("sort", "order", {"type": "string", "enum": list(SORTS)}),
-        _query("page", "page number", {"type": "integer", "minimum": 1, "maximum": 100000}),
-        _query("per_page", "games per page", {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
-    ]
     return {
         "openapi": "3.1.0",
         "info": {
@@ -280,17 +433,24 @@ def openapi_document() -> dict[str, Any]:
             "/api/logs": {"post": {
                 "operationId": "uploadLogs",
                 "summary": "Upload game logs (stored unlisted)",
-                "description": (f"Several files as multipart/form-data (any field name; 'files' by convention), "
-                                f"or one log as the body. Limits: {LIMITS['UPLOAD_MAX_FILES']} files, "
+                "description": (f"Several files as multipart/form-data (at least one; any field name when a part "
+                                "has a filename, 'files' by convention and read even without one), or one log "
+                                "as the body (JSON: log format v1, GameLog). The content must read as a game "
+                                "(known cards and seats), which JSON Schema cannot say: otherwise 422. "
+                                f"Limits: {LIMITS['UPLOAD_MAX_FILES']} files, "
                                 f"{LIMITS['UPLOAD_MAX_FILE_BYTES']:,} bytes a file, "
                                 f"{LIMITS['UPLOAD_MAX_DECOMPRESSED']:,} bytes inflated, JSON nested at most "
                                 f"{LIMITS['UPLOAD_MAX_DEPTH']} deep. 201 when a game was stored, 200 when all "
                                 "were already there; when every file is refused, the status of the refusal."),
-                "parameters": [_query("name", "file name for a raw body upload")],
+                "parameters": UPLOAD_QUERY,
                 "requestBody": {"required": True, "content": {
-                    "multipart/form-data": {"schema": {"type": "object", "properties": {
-                        "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}},
-                    "application/json": {"schema": {"type": "object"}},
+                    "multipart/form-data": {
+                        "schema": {"type": "object", "required": ["files"], "properties": {
+                            "files": {"type": "array", "minItems": 1, "maxItems": LIMITS["UPLOAD_MAX_FILES"],
+                                      "items": {"type": "string", "format": "binary"}}}},
+                        "encoding": {"files": {"contentType": "application/json, application/x-ndjson, "
+                                                              "application/zstd"}}},
+                    "application/json": {"schema": _ref("GameLog")},
                     "application/x-ndjson": {"schema": {"type": "string"}},
                     "application/zstd": {"schema": {"type": "string", "format": "binary"}},
                 }},
@@ -308,7 +468,7 @@ def openapi_document() -> dict[str, Any]:
             }},
             "/api/games": {"get": {
                 "operationId": "listGames", "summary": "Public games, filtered, sorted and paged",
-                "parameters": game_filters,
+                "parameters": GAME_FILTERS,
                 "responses": {"200": _json(_ref("GameList"), "A page of games"), **_errors(400)},
             }},
             "/api/games/{id}": {
@@ -318,19 +478,17 @@ def openapi_document() -> dict[str, Any]:
                 "delete": {"operationId": "deleteGame", "summary": "Delete a game (admin)",
                            "security": ADMIN_SECURITY, "parameters": [_path("id", "public id")],
                            "responses": {"200": _json({"type": "object", "required": ["deleted"]}, "Deleted"),
-                                         **_errors(403, 404)}},
+                                         **_errors(401, 403, 404)}},
             },
             "/api/games/{id}/triage": {"get": {
                 "operationId": "getTriage", "summary": "Findings, timeline and engine state of a public game",
-                "parameters": [_path("id", "public id"),
-                               _query("step", "the step to show the engine state at",
-                                      {"type": "integer", "minimum": 0, "maximum": 999999})],
-                "responses": {"200": _json(_ref("Triage"), "Triage data"), **_errors(400, 404)},
+                "parameters": [_path("id", "public id"), *TRIAGE_QUERY],
+                "responses": {"200": _json(_ref("Triage"), "Triage data"), **_errors(400),
+                              "404": _error("No such game, or no such step in it")},
             }},
             "/api/stats": {"get": {
                 "operationId": "getStats", "summary": "Per bot or player statistics over public games",
-                "parameters": [_query("by", "group by", {"type": "string", "enum": ["bot", "player"]}),
-                               _query("name", "one bot or player")],
+                "parameters": STATS_QUERY,
                 "responses": {"200": _json({"type": "object", "required": ["by", "rows"], "properties": {
                     "by": {"type": "string"}, "name": NULL_STR,
                     "rows": {"type": "array", "items": _ref("StatsRow")}}}, "Statistics"), **_errors(400, 404)},
@@ -353,16 +511,16 @@ def openapi_document() -> dict[str, Any]:
             "/api/quarantine": {"get": {
                 "operationId": "listQuarantine", "summary": "Inputs that could not be read (admin)",
                 "security": ADMIN_SECURITY,
-                "parameters": [_query("offset", "skip this many", {"type": "integer", "minimum": 0, "maximum": 999999})],
+                "parameters": QUARANTINE_QUERY,
                 "responses": {"200": _json({"type": "object", "required": ["total", "items"]}, "A page of inputs"),
-                              **_errors(400, 403, 404)},
+                              **_errors(400, 401, 403, 404)},
             }},
             "/api/quarantine/{id}": {"delete": {
                 "operationId": "deleteQuarantined", "summary": "Delete a quarantined input (admin)",
                 "security": ADMIN_SECURITY,
                 "parameters": [_path("id", "quarantine id", {"type": "integer", "minimum": 1, "maximum": 2**53})],
                 "responses": {"200": _json({"type": "object", "required": ["deleted"]}, "Deleted"),
-                              **_errors(403, 404)},
+                              **_errors(401, 403, 404)},
             }},
         },
         "components": {
@@ -373,6 +531,7 @@ def openapi_document() -> dict[str, Any]:
                           "properties": {"error": {"type": "string"}, "status": {"type": "integer"}}},
                 "Game": game, "GameList": listing_schema, "UploadGame": upload_game, "FileResult": file_result,
                 "UploadResponse": upload_response_schema, "StatsRow": stats_row, "Triage": triage,
+                **_log_schemas(),
             },
         },
     }

@@ -97,7 +97,7 @@ def step_state(replay, index: int) -> dict[str, Any]:
     return state
 
 
-def triage_data(archived, base: str, log_url: str, step_arg: str | None) -> dict[str, Any]:
+def triage_data(archived, base: str, log_url: str, step_arg: str | None, past_end_status: int = 400) -> dict[str, Any]:
     replay = archived.replay()
     last = len(replay.steps) - 1
     if step_arg not in (None, ""):
@@ -105,7 +105,7 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None) -> dict
             raise PageError(f"step must be a step number from 0 to {last}, not {step_arg[:20]!r}", 400, "Bad step")
         selected = int(step_arg)
         if selected > last:
-            raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", 400, "Bad step")
+            raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", past_end_status, "Bad step")
     else:
         selected = replay.findings[0].step if replay.findings else last
     findings = []

@@ -1,0 +1,112 @@
+"""The Telegram bot examples (docs/examples/ptb_bot.py on python-telegram-bot, aiogram_bot.py on
+aiogram 3) build a "View the replay" button whose URL is the game's link, offline: no token, no
+network. Their libraries come with the ``bots`` extra, and the ``test`` extra so CI runs this."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+import tomllib
+
+import pytest
+
+from replay.codec import decode
+from replay.log import parse_log
+from tests.conftest import ROOT
+
+EXAMPLES = {"ptb": "ptb_bot.py", "aiogram": "aiogram_bot.py"}
+BASE = "https://replays.example.org"
+
+
+def _no_network(*args, **kwargs):
+    raise AssertionError("the example touched the network")
+
+
+def load(name: str, monkeypatch):
+    """Import an example the way `python docs/examples/...` would, with the network cut off."""
+    monkeypatch.setattr(socket.socket, "connect", _no_network)
+    monkeypatch.setattr(socket, "create_connection", _no_network)
+    monkeypatch.setattr(socket, "getaddrinfo", _no_network)
+    spec = importlib.util.spec_from_file_location(f"example_{name}_bot", ROOT / "docs" / "examples" / EXAMPLES[name])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def as_bot_api(markup) -> dict:
+    """The reply markup as the Bot API JSON the library would send."""
+    if hasattr(markup, "to_dict"):  # python-telegram-bot
+        return json.loads(markup.to_json())
+    return json.loads(markup.model_dump_json(exclude_none=True))  # aiogram (pydantic)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_reply_has_a_view_the_replay_button_with_the_games_link(name, monkeypatch, tmp_path):
+    import random
+
+    example = load(name, monkeypatch)
+    logger = example.play_table("tg-42/7", tmp_path, random.Random(5))
+    text, markup = example.game_reply(logger, BASE)
+
+    assert text.startswith("Game over: tg-42/7  bridgebot")
+    link = logger.link(BASE)
+    assert as_bot_api(markup) == {"inline_keyboard": [[{"text": "View the replay", "url": link}]]}
+    assert link.startswith(f"{BASE}/r/")
+
+    # the button opens this very game: the link decodes to the log the bot saved
+    [saved] = tmp_path.glob("*.json")
+    log = parse_log(saved.read_bytes())
+    assert log.replay().findings == [] and log.game_id == "tg-42/7"
+    assert all(p.bot == "greedy-1" for p in log.players.values())
+    decoded = decode(link)
+    assert decoded.hands == log.hands and decoded.first_bidder == log.first_bidder
+    def moves(game):
+        return [(e.type, e.seat, str(getattr(e, "card", getattr(e, "bid", None))))
+                for e in game.events if e.type in ("bid", "partner", "play")]
+
+    assert moves(decoded) == moves(log) != []
+
+
+def test_the_ptb_bot_answers_play(monkeypatch, tmp_path):
+    from telegram.ext import CommandHandler
+
+    example = load("ptb", monkeypatch)
+    application = example.build_application("123456:TEST-TOKEN", str(tmp_path), BASE)
+    handlers = [h for group in application.handlers.values() for h in group]
+    assert [(type(h), sorted(h.commands), h.callback) for h in handlers] == [(CommandHandler, ["play"], example.play)]
+    assert application.bot_data == {"log_dir": str(tmp_path), "viewer": BASE}
+
+
+def test_the_aiogram_bot_answers_play(monkeypatch, tmp_path):
+    from aiogram.filters import Command
+
+    example = load("aiogram", monkeypatch)
+    dispatcher = example.build_dispatcher(str(tmp_path), BASE)
+    handlers = [h for router in dispatcher.sub_routers for h in router.message.handlers]
+    assert [h.callback for h in handlers] == [example.play]
+    [command] = [f.callback for f in handlers[0].filters]
+    assert isinstance(command, Command) and command.commands == ("play",)
+    assert dispatcher["log_dir"] == str(tmp_path) and dispatcher["viewer"] == BASE
+    example.build_dispatcher(str(tmp_path), BASE)  # a second bot in the same process: a new router
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_main_without_a_token_or_with_a_bad_viewer_says_so(name, monkeypatch, tmp_path):
+    example = load(name, monkeypatch)
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    with pytest.raises(SystemExit, match="set TELEGRAM_BOT_TOKEN"):
+        example.main([str(tmp_path / "logs")])
+    assert not (tmp_path / "logs").exists()  # nothing done
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:TEST-TOKEN")
+    monkeypatch.setenv("REPLAY_VIEWER", "replays.example.org")
+    with pytest.raises(SystemExit, match="REPLAY_VIEWER must be an http"):
+        example.main([str(tmp_path / "logs")])
+    assert not (tmp_path / "logs").exists()
+
+
+def test_the_bot_libraries_are_an_extra_and_in_the_test_extra():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    names = lambda reqs: {r.split(">")[0].split("[")[0].strip() for r in reqs}
+    assert {"python-telegram-bot", "aiogram"} <= names(extras["bots"])
+    assert {"python-telegram-bot", "aiogram"} <= names(extras["test"])
