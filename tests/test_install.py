@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-SOURCES = ("pyproject.toml", "README.md", "replay", "archive", "viewer", "sample_logs")
+SOURCES = ("setup.py", "pyproject.toml", "README.md", "replay", "archive", "viewer", "sample_logs")
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 
@@ -150,16 +150,19 @@ def test_an_editable_install_finds_the_sample_logs_in_the_checkout(source_copy, 
                      out), out
 
 
-def test_pyproject_lists_every_package_folder():
-    """The package list is written by hand (for the sample logs' mapping): a new package folder
-    missing from it would be left out of the wheel."""
+def test_the_build_finds_every_package_folder():
+    """setup.py finds the packages (a new game's folders need no build edit) and adds the
+    sample logs' mapped package."""
+    import runpy
+
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "packages" not in config  # setup.py finds them
     folders = {".".join(p.parent.relative_to(ROOT).parts)
                for top in ("replay", "archive", "viewer") for p in (ROOT / top).rglob("__init__.py")}
-    listed = set(config["packages"])
-    assert folders <= listed, sorted(folders - listed)
+    found = set(runpy.run_path(str(ROOT / "setup.py"))["packages"]())
+    assert folders <= found, sorted(folders - found)
     assert config["package-dir"]["viewer.sample_logs"] == "sample_logs"
-    assert listed - folders == {"viewer.sample_logs"}
+    assert found - folders == {"viewer.sample_logs"}
 
 
 def test_an_archive_that_stays_empty_says_why_and_where_samples_were_looked_for(tmp_path, monkeypatch):
