@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Annotated, Any, Iterable, Iterator, Literal, Union
@@ -304,10 +305,52 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
         data = _loads(data, source)
     if not isinstance(data, dict):
         raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    surrogates = lone_surrogates(data)
+    if surrogates:
+        raise LogFormatError(surrogates, source)
     try:
         return GameLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAX_SURROGATE_ERRORS = 20
+
+
+def lone_surrogates(data: Any) -> list[tuple[str, str]]:
+    """Every place in a decoded JSON value whose text holds a lone surrogate (``"\\ud800"``).
+
+    JSON may escape half of a UTF-16 pair on its own; Python decodes it to a string that no
+    UTF-8 encoder (database, page, canonical writer) accepts. Such text is not valid Unicode,
+    so the log is refused where it is read, naming the place, like any other malformed value.
+    """
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack and len(found) < _MAX_SURROGATE_ERRORS:
+        place, value = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                hit = _SURROGATE.search(value)
+                if hit:
+                    found.append((place, _surrogate_message(hit.group())))
+        elif isinstance(value, dict):
+            items = []
+            for key, item in value.items():
+                key = str(key)
+                hit = None if key.isascii() else _SURROGATE.search(key)
+                if hit:
+                    found.append((place, f"the key {_short_repr(key)} {_surrogate_message(hit.group())}"))
+                    continue
+                items.append((f"{place}.{key}" if place else key, item))
+            stack.extend(reversed(items))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{place}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+    return found
+
+
+def _surrogate_message(char: str) -> str:
+    return f"contains a lone surrogate (\\u{ord(char):04x}), which is not valid Unicode"
 
 
 def _loads(data: "str | bytes", source: str | None) -> Any:
