@@ -42,8 +42,21 @@ from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
 FORMAT = "floating-bridge/1"
 END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
 #: Upper bounds that keep hostile input cheap to reject.
-MAX_EVENTS = 5000
+MAX_EVENTS = 5000  # the compact codec's own sanity bound; a log is held to EVENT_LIMITS below
 MAX_TEXT = 4000
+#: The most events of each kind a legal floating bridge game has, whatever its rule flags:
+#: the longest auction is 3 passes, 1C, then every higher bid with 2 passes before each
+#: (3 + 35 + 2 * 34 = 106 calls, ending at once on 7NT); one partner call; 52 cards; 13
+#: trick announcements.
+LEGAL_EVENTS = {"bid": 106, "partner": 1, "play": 52, "trick": 13}
+#: How many of each kind a log may hold: the legal number plus slack, so that a broken bot's
+#: game (every call or card logged twice, a trick announced after every card, a partner call
+#: repeated) is still read, stored and judged, while a log no game could produce is refused.
+EVENT_LIMITS = {"bid": 212, "partner": 8, "play": 104, "trick": 52, "chat": 200}
+#: All events of a log, and the characters of all its chat lines together.
+MAX_LOG_EVENTS = sum(EVENT_LIMITS.values())
+MAX_CHAT_TEXT = 50_000
+_LIMITS_TEXT = ", ".join(f"{n} {k}" for k, n in EVENT_LIMITS.items() if k != "chat") + f" and {EVENT_LIMITS['chat']} chat"
 DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
 
 
@@ -212,9 +225,41 @@ class GameLog(_Open):
     players: dict[SeatField, Player] = Field(default_factory=dict)
     first_bidder: SeatField
     hands: Hands
-    events: list[Event] = Field(max_length=MAX_EVENTS)
+    events: list[Event] = Field(max_length=MAX_LOG_EVENTS, description=(
+        f"everything that happened, in order; at most {_LIMITS_TEXT} events, "
+        f"and {MAX_CHAT_TEXT:,} characters of chat in all"))
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("events", mode="before")
+    @classmethod
+    def _within_what_a_game_holds(cls, value: Any) -> Any:
+        # counted before any event is validated, so an oversized log costs one pass to refuse
+        if not isinstance(value, list):
+            return value
+        if len(value) > MAX_LOG_EVENTS:
+            raise PydanticCustomError("too_many_events", "{n} events, more than the {limit} a floating bridge log "
+                                      "may hold ({kinds} events)",
+                                      {"n": len(value), "limit": MAX_LOG_EVENTS, "kinds": _LIMITS_TEXT})
+        counts = dict.fromkeys(EVENT_LIMITS, 0)
+        chat_text = 0
+        for event in value:
+            kind = event.get("type") if isinstance(event, dict) else None
+            if isinstance(kind, str) and kind in counts:
+                counts[kind] += 1
+                if kind == "chat" and isinstance(event.get("text"), str):
+                    chat_text += len(event["text"])
+        problems = []
+        for kind, n in counts.items():
+            if n > EVENT_LIMITS[kind]:
+                legal = f" (a game has at most {LEGAL_EVENTS[kind]})" if kind in LEGAL_EVENTS else ""
+                problems.append(f"{n} {kind} events, more than the {EVENT_LIMITS[kind]} a floating bridge log "
+                                f"may hold{legal}")
+        if chat_text > MAX_CHAT_TEXT:
+            problems.append(f"{chat_text:,} characters of chat, more than the {MAX_CHAT_TEXT:,} a log may hold")
+        if problems:
+            raise PydanticCustomError("too_many_events", "{text}", {"text": "; ".join(problems)})
+        return value
 
     @field_validator("started_at")
     @classmethod

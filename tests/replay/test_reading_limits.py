@@ -152,3 +152,80 @@ def test_upload_refuses_a_lone_surrogate_and_quarantines_nothing(client, place):
     assert raw.status_code == 422
     assert archive.quarantine().total == 0
     assert _counts(archive) == before
+
+
+# --- item 9: a log may hold what a game can, plus slack ---------------------------------------
+
+def test_the_legal_maxima_are_what_the_rules_allow():
+    from replay.log import EVENT_LIMITS, LEGAL_EVENTS
+
+    # the longest auction: 3 passes, 1C, then each higher bid after 2 passes, ending on 7NT
+    assert LEGAL_EVENTS == {"bid": 3 + 35 + 2 * 34, "partner": 1, "play": 52, "trick": 13}
+    # the slack keeps a bot that logs everything twice, or announces a trick after every card
+    assert EVENT_LIMITS["bid"] >= 2 * 106 and EVENT_LIMITS["play"] >= 2 * 52 and EVENT_LIMITS["trick"] >= 52
+
+
+def test_thousands_of_trick_announcements_are_refused_at_reading():
+    # the review's case: ~170 KB of trick announcements made multi-megabyte pages
+    log = play_game(seed=1).to_json_dict()
+    log["events"] += [{"type": "trick", "winner": "N"}] * 4900
+    data = json.dumps(log).encode()
+    [entry] = read_logs(data, "many.json")
+    assert not entry.ok
+    assert str(entry.error) == (f"events: {len(log['events'])} events, more than the 576 a floating bridge log "
+                                "may hold (212 bid, 8 partner, 104 play, 52 trick and 200 chat events)")
+
+
+@pytest.mark.parametrize("kind,event", [
+    ("trick", {"type": "trick", "winner": "N"}),
+    ("play", {"type": "play", "seat": "N", "card": "SA"}),
+    ("bid", {"type": "bid", "seat": "N", "bid": "pass"}),
+    ("partner", {"type": "partner", "seat": "N", "card": "SA"}),
+    ("chat", {"type": "chat", "text": "hi"}),
+])
+def test_one_kind_over_its_limit_is_refused_with_the_limit(kind, event):
+    from replay.log import EVENT_LIMITS, LEGAL_EVENTS
+
+    log = play_game(seed=2, announce_tricks=False).to_json_dict()
+    have = sum(1 for e in log["events"] if e["type"] == kind)
+    log["events"] += [dict(event) for _ in range(EVENT_LIMITS[kind] - have)]
+    parse_log(log)  # at the limit: read (and judged, with findings)
+    log["events"].append(dict(event))
+    with pytest.raises(LogFormatError) as info:
+        parse_log(log)
+    message = f"events: {EVENT_LIMITS[kind] + 1} {kind} events, more than the {EVENT_LIMITS[kind]} " \
+              "a floating bridge log may hold"
+    if kind in LEGAL_EVENTS:
+        message += f" (a game has at most {LEGAL_EVENTS[kind]})"
+    assert str(info.value) == message
+
+
+def test_chat_text_has_a_total_limit():
+    from replay.log import MAX_CHAT_TEXT, MAX_TEXT
+
+    log = play_game(seed=3).to_json_dict()
+    lines = MAX_CHAT_TEXT // MAX_TEXT + 1
+    log["events"] += [{"type": "chat", "text": "x" * MAX_TEXT}] * lines
+    with pytest.raises(LogFormatError) as info:
+        parse_log(log)
+    assert str(info.value) == (f"events: {lines * MAX_TEXT:,} characters of chat, more than the "
+                               f"{MAX_CHAT_TEXT:,} a log may hold")
+
+
+def test_a_bot_that_logs_everything_twice_is_still_read_and_judged():
+    log = play_game(seed=4).to_json_dict()
+    log["events"] = [e for event in log["events"] for e in (event, dict(event))]
+    replay = parse_log(log).replay()
+    assert replay.findings  # stored and flagged, not thrown away
+
+
+def test_upload_of_an_over_bound_log_is_refused(client):
+    client, archive = client
+    log = play_game(seed=5).to_json_dict()
+    log["events"] += [{"type": "trick", "winner": "N"}] * 100
+    tricks = sum(1 for e in log["events"] if e["type"] == "trick")
+    response = client.post("/api/logs", data=json.dumps(log).encode(), content_type="application/json")
+    assert response.status_code == 422
+    assert response.json["files"][0]["reason"] == (
+        f"events: {tricks} trick events, more than the 52 a floating bridge log may hold (a game has at most 13)")
+    assert _counts(archive)["games"] == 0 and archive.quarantine().total == 0
