@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Annotated, Any, Iterable, Iterator, Literal, Union
@@ -33,14 +34,18 @@ from pydantic import (
     WithJsonSchema,
     field_serializer,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat
+from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat, singbridge_number
 from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
 
 FORMAT = "floating-bridge/1"
 END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
+#: How a log writes calls and cards: ``standard`` text (``1S``, ``SA``), or ``singbridge``, the
+#: numbers of the Singbridge game (``45`` is 4NT, ``0`` pass, ``114`` the ace of clubs).
+NOTATIONS = ("standard", "singbridge")
 #: Upper bounds that keep hostile input cheap to reject.
 MAX_EVENTS = 5000  # the compact codec's own sanity bound; a log is held to EVENT_LIMITS below
 MAX_TEXT = 4000
@@ -76,18 +81,39 @@ class LogFormatError(ReplayError, ValueError):
 
 # --- field types -----------------------------------------------------------------------------
 
+#: The notation of the log being validated (set by ``GameLog`` around its fields' validation).
+_NOTATION: ContextVar[str | None] = ContextVar("log_notation", default=None)
+_NUMBER_HINT = " (numbers are read as cards and calls only in a log with \"notation\": \"singbridge\")"
+
+
 def _card(value: Any) -> Card:
+    number = singbridge_number(value)
+    if number is not None and _NOTATION.get() == "singbridge":
+        try:
+            return Card.from_singbridge(number)
+        except CardParseError as exc:
+            raise PydanticCustomError("card", str(exc)) from None
     try:
         return Card.parse(value)
     except CardParseError:
-        raise PydanticCustomError("card", "{text} is not a card", {"text": _short_repr(value)}) from None
+        hint = _NUMBER_HINT if number is not None else ""
+        raise PydanticCustomError("card", "{text} is not a card{hint}",
+                                  {"text": _short_repr(value), "hint": hint}) from None
 
 
 def _call(value: Any) -> Call:
+    number = singbridge_number(value)
+    if number is not None and _NOTATION.get() == "singbridge":
+        try:
+            return Call.from_singbridge(number)
+        except CallParseError as exc:
+            raise PydanticCustomError("call", str(exc)) from None
     try:
         return Call.parse(value)
     except CallParseError:
-        raise PydanticCustomError("call", "{text} is not a call", {"text": _short_repr(value)}) from None
+        hint = _NUMBER_HINT if number is not None else ""
+        raise PydanticCustomError("call", "{text} is not a call{hint}",
+                                  {"text": _short_repr(value), "hint": hint}) from None
 
 
 def _seat(value: Any) -> Seat:
@@ -114,13 +140,21 @@ CardField = Annotated[
     Card,
     PlainValidator(_card),
     PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "a card: suit letter then rank, e.g. SA, HT, C2"}),
+    WithJsonSchema({
+        "description": "a card: suit letter then rank, e.g. SA, HT, C2; in a log with notation singbridge "
+                       "also a number, suit (1-4 = C, D, H, S) times 100 plus rank (2-14), e.g. 114 = CA",
+        "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 102, "maximum": 414}],
+    }),
 ]
 CallField = Annotated[
     Call,
     PlainValidator(_call),
     PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "pass, or a bid like 1S, 3NT"}),
+    WithJsonSchema({
+        "description": "pass, or a bid like 1S, 3NT; in a log with notation singbridge also a number, "
+                       "0 = pass or level times 10 plus strain (1-5 = C, D, H, S, NT), e.g. 45 = 4NT",
+        "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 75}],
+    }),
 ]
 SeatField = Annotated[
     Seat,
@@ -219,6 +253,11 @@ class GameLog(_Open):
     """One game, as a bot logged it (log format v1)."""
 
     format: Literal["floating-bridge/1"] = Field(description="game and major version of this format")
+    notation: Literal["standard", "singbridge"] = Field("standard", exclude=True, description=(
+        "how calls and cards are written: standard text, or singbridge, which also takes Singbridge's "
+        "numbers (bids: level times 10 plus strain 1-5 = C, D, H, S, NT, 0 = pass; cards: suit 1-4 = "
+        "C, D, H, S times 100 plus rank 2-14). Numbers are errors in a standard log. The canonical "
+        "writer always writes standard text and leaves this field out."))
     game_id: str | None = Field(None, max_length=200, description="the bot's own id for the game")
     started_at: datetime | None = Field(None, description="ISO 8601 time the deal was made")
     rules: RulesField = Field(default=PRESETS["bridgebot"])
@@ -260,6 +299,17 @@ class GameLog(_Open):
         if problems:
             raise PydanticCustomError("too_many_events", "{text}", {"text": "; ".join(problems)})
         return value
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _in_its_notation(cls, data: Any, handler: Any) -> Any:
+        # the cards and calls of the whole log are read in the notation the log names
+        notation = data.get("notation") if isinstance(data, dict) else None
+        token = _NOTATION.set(notation if notation in NOTATIONS else None)
+        try:
+            return handler(data)
+        finally:
+            _NOTATION.reset(token)
 
     @field_validator("started_at")
     @classmethod
@@ -333,6 +383,8 @@ def _message(error: dict[str, Any]) -> str:
         return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
     if kind == "literal_error" and error["loc"] == ("format",):
         return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "literal_error" and error["loc"] == ("notation",):
+        return f"{_short_repr(error['input'])} is not a known notation (expected one of {', '.join(NOTATIONS)})"
     if kind == "extra_forbidden":
         return "unexpected field (hands has N, E, S and W only)"
     return error["msg"]
