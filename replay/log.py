@@ -61,7 +61,8 @@ EVENT_LIMITS = {"bid": 212, "partner": 8, "play": 104, "trick": 52, "chat": 200}
 #: All events of a log, and the characters of all its chat lines together.
 MAX_LOG_EVENTS = sum(EVENT_LIMITS.values())
 MAX_CHAT_TEXT = 50_000
-_LIMITS_TEXT = ", ".join(f"{n} {k}" for k, n in EVENT_LIMITS.items() if k != "chat") + f" and {EVENT_LIMITS['chat']} chat"
+_LIMITS_TEXT = (", ".join(f"{n} {k}" for k, n in EVENT_LIMITS.items() if k != "chat")
+                + f" and {EVENT_LIMITS['chat']} chat")
 DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
 
 
@@ -87,33 +88,33 @@ _NUMBER_HINT = " (numbers are read as cards and calls only in a log with \"notat
 
 
 def _card(value: Any) -> Card:
+    try:  # no text that Card.parse reads is a number, so numbers need no look first
+        return Card.parse(value)
+    except CardParseError:
+        pass
     number = singbridge_number(value)
     if number is not None and _NOTATION.get() == "singbridge":
         try:
             return Card.from_singbridge(number)
         except CardParseError as exc:
             raise PydanticCustomError("card", str(exc)) from None
-    try:
-        return Card.parse(value)
-    except CardParseError:
-        hint = _NUMBER_HINT if number is not None else ""
-        raise PydanticCustomError("card", "{text} is not a card{hint}",
-                                  {"text": _short_repr(value), "hint": hint}) from None
+    hint = _NUMBER_HINT if number is not None else ""
+    raise PydanticCustomError("card", "{text} is not a card{hint}", {"text": _short_repr(value), "hint": hint})
 
 
 def _call(value: Any) -> Call:
+    try:  # no text that Call.parse reads is a number, so numbers need no look first
+        return Call.parse(value)
+    except CallParseError:
+        pass
     number = singbridge_number(value)
     if number is not None and _NOTATION.get() == "singbridge":
         try:
             return Call.from_singbridge(number)
         except CallParseError as exc:
             raise PydanticCustomError("call", str(exc)) from None
-    try:
-        return Call.parse(value)
-    except CallParseError:
-        hint = _NUMBER_HINT if number is not None else ""
-        raise PydanticCustomError("call", "{text} is not a call{hint}",
-                                  {"text": _short_repr(value), "hint": hint}) from None
+    hint = _NUMBER_HINT if number is not None else ""
+    raise PydanticCustomError("call", "{text} is not a call{hint}", {"text": _short_repr(value), "hint": hint})
 
 
 def _seat(value: Any) -> Seat:
@@ -398,11 +399,24 @@ def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
 
 def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -> GameLog:
     """One game from JSON text or an already-decoded object; raises ``LogFormatError``."""
+    suspect = True  # of holding a lone surrogate: a decoded object may hold one anywhere
     if not isinstance(data, dict):
+        suspect = _may_hold_surrogates(data)
         data = _loads(data, source)
+    return _validate(data, source, suspect)
+
+
+def _may_hold_surrogates(text: "str | bytes") -> bool:
+    """JSON text decodes to a lone surrogate only from a \\ud800-\\udfff escape (or, as str, holds one raw)."""
+    if isinstance(text, bytes):
+        return _SURROGATE_ESCAPE.search(text) is not None
+    return _SURROGATE_ESCAPE_TEXT.search(text) is not None or _SURROGATE.search(text) is not None
+
+
+def _validate(data: Any, source: str | None, suspect: bool = True) -> GameLog:
     if not isinstance(data, dict):
         raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
-    surrogates = lone_surrogates(data)
+    surrogates = lone_surrogates(data) if suspect else None
     if surrogates:
         raise LogFormatError(surrogates, source)
     try:
@@ -412,6 +426,8 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F]")
 _MAX_SURROGATE_ERRORS = 20
 
 
@@ -422,6 +438,11 @@ def lone_surrogates(data: Any) -> list[tuple[str, str]]:
     UTF-8 encoder (database, page, canonical writer) accepts. Such text is not valid Unicode,
     so the log is refused where it is read, naming the place, like any other malformed value.
     """
+    try:  # the common case at C speed: text that encodes has no lone surrogate
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        return []
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        pass  # a surrogate, or values JSON does not hold: look at every string
     found: list[tuple[str, str]] = []
     stack: list[tuple[str, Any]] = [("", data)]
     while stack and len(found) < _MAX_SURROGATE_ERRORS:
@@ -559,7 +580,9 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
         whole = stripped  # one document that does not parse (e.g. truncated): one error, not one per line
     if whole is not None or "\n" not in stripped:
         try:
-            return [LogEntry(name, data, log=parse_log(whole if isinstance(whole, dict) else stripped, name))]
+            if isinstance(whole, dict):
+                return [LogEntry(name, data, log=_validate(whole, name, _may_hold_surrogates(stripped)))]
+            return [LogEntry(name, data, log=parse_log(stripped, name))]
         except LogFormatError as exc:
             return [LogEntry(name, data, error=exc)]
     entries = []

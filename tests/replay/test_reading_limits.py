@@ -69,6 +69,10 @@ def test_lone_surrogate_is_refused_at_reading_naming_the_place(place):
     # an already decoded object is checked too (GameLogger and other callers pass dicts)
     with pytest.raises(LogFormatError, match="lone surrogate"):
         parse_log(json.loads(data))
+    # ... and so is text that holds the surrogate itself rather than its escape
+    with pytest.raises(LogFormatError) as info:
+        parse_log(json.dumps(json.loads(data), ensure_ascii=False))
+    assert str(info.value) == expected
 
 
 def test_lone_surrogate_in_a_jsonl_batch_spoils_only_its_line():
