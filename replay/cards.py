@@ -165,10 +165,34 @@ class Card(int):
         raise CardParseError(f"{text!r} is not a card")
 
     @classmethod
+    def from_singbridge(cls, number: object) -> "Card":
+        """A card in Singbridge's numbers: suit (1-4 = C, D, H, S) times 100 plus rank (2-14).
+
+        >>> Card.from_singbridge(114), Card.from_singbridge("402")
+        (Card('CA'), Card('S2'))
+        """
+        value = singbridge_number(number)
+        if value is not None and 1 <= value // 100 <= 4 and 2 <= value % 100 <= 14:
+            return CARDS[(value // 100 - 1) * 13 + value % 100 - 2]
+        raise CardParseError(f"{number!r} is not a card in Singbridge notation "
+                             "(suit 1-4 for C, D, H, S times 100 plus rank 2-14: 114 is CA)")
+
+    @classmethod
     def from_suit_rank(cls, suit: int, rank: int) -> "Card":
         if not (0 <= suit <= 3 and 2 <= rank <= 14):
             raise CardParseError(f"suit {suit}, rank {rank} is not a card")
         return CARDS[suit * 13 + rank - 2]
+
+
+def singbridge_number(value: object) -> int | None:
+    """The number a Singbridge log writes for a card or call (an int, or digits), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 6:
+            return int(text)
+    return None
 
 
 def _parse_card_key(key: str) -> Card | None:
@@ -282,6 +306,21 @@ class Call(int):
         if not (1 <= level <= 7 and 0 <= strain <= 4):
             raise CallParseError(f"level {level}, strain {strain} is not a bid")
         return CALLS[(level - 1) * 5 + strain]
+
+    @classmethod
+    def from_singbridge(cls, number: object) -> "Call":
+        """A call in Singbridge's numbers: level times 10 plus strain (1-5 = C, D, H, S, NT); 0 is pass.
+
+        >>> Call.from_singbridge(45), Call.from_singbridge(0)
+        (Call('4NT'), Call('pass'))
+        """
+        value = singbridge_number(number)
+        if value == 0:
+            return PASS
+        if value is not None and 1 <= value // 10 <= 7 and 1 <= value % 10 <= 5:
+            return CALLS[(value // 10 - 1) * 5 + value % 10 - 1]
+        raise CallParseError(f"{number!r} is not a call in Singbridge notation "
+                             "(0 for pass, or level 1-7 times 10 plus strain 1-5 for C, D, H, S, NT: 45 is 4NT)")
 
     @classmethod
     def parse(cls, text: object) -> "Call":

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Annotated, Any, Iterable, Iterator, Literal, Union
@@ -32,17 +34,35 @@ from pydantic import (
     WithJsonSchema,
     field_serializer,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat
+from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat, singbridge_number
 from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
 
 FORMAT = "floating-bridge/1"
 END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
+#: How a log writes calls and cards: ``standard`` text (``1S``, ``SA``), or ``singbridge``, the
+#: numbers of the Singbridge game (``45`` is 4NT, ``0`` pass, ``114`` the ace of clubs).
+NOTATIONS = ("standard", "singbridge")
 #: Upper bounds that keep hostile input cheap to reject.
-MAX_EVENTS = 5000
+MAX_EVENTS = 5000  # the compact codec's own sanity bound; a log is held to EVENT_LIMITS below
 MAX_TEXT = 4000
+#: The most events of each kind a legal floating bridge game has, whatever its rule flags:
+#: the longest auction is 3 passes, 1C, then every higher bid with 2 passes before each
+#: (3 + 35 + 2 * 34 = 106 calls, ending at once on 7NT); one partner call; 52 cards; 13
+#: trick announcements.
+LEGAL_EVENTS = {"bid": 106, "partner": 1, "play": 52, "trick": 13}
+#: How many of each kind a log may hold: the legal number plus slack, so that a broken bot's
+#: game (every call or card logged twice, a trick announced after every card, a partner call
+#: repeated) is still read, stored and judged, while a log no game could produce is refused.
+EVENT_LIMITS = {"bid": 212, "partner": 8, "play": 104, "trick": 52, "chat": 200}
+#: All events of a log, and the characters of all its chat lines together.
+MAX_LOG_EVENTS = sum(EVENT_LIMITS.values())
+MAX_CHAT_TEXT = 50_000
+_LIMITS_TEXT = (", ".join(f"{n} {k}" for k, n in EVENT_LIMITS.items() if k != "chat")
+                + f" and {EVENT_LIMITS['chat']} chat")
 DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
 
 
@@ -62,18 +82,39 @@ class LogFormatError(ReplayError, ValueError):
 
 # --- field types -----------------------------------------------------------------------------
 
+#: The notation of the log being validated (set by ``GameLog`` around its fields' validation).
+_NOTATION: ContextVar[str | None] = ContextVar("log_notation", default=None)
+_NUMBER_HINT = " (numbers are read as cards and calls only in a log with \"notation\": \"singbridge\")"
+
+
 def _card(value: Any) -> Card:
-    try:
+    try:  # no text that Card.parse reads is a number, so numbers need no look first
         return Card.parse(value)
     except CardParseError:
-        raise PydanticCustomError("card", "{text} is not a card", {"text": _short_repr(value)}) from None
+        pass
+    number = singbridge_number(value)
+    if number is not None and _NOTATION.get() == "singbridge":
+        try:
+            return Card.from_singbridge(number)
+        except CardParseError as exc:
+            raise PydanticCustomError("card", str(exc)) from None
+    hint = _NUMBER_HINT if number is not None else ""
+    raise PydanticCustomError("card", "{text} is not a card{hint}", {"text": _short_repr(value), "hint": hint})
 
 
 def _call(value: Any) -> Call:
-    try:
+    try:  # no text that Call.parse reads is a number, so numbers need no look first
         return Call.parse(value)
     except CallParseError:
-        raise PydanticCustomError("call", "{text} is not a call", {"text": _short_repr(value)}) from None
+        pass
+    number = singbridge_number(value)
+    if number is not None and _NOTATION.get() == "singbridge":
+        try:
+            return Call.from_singbridge(number)
+        except CallParseError as exc:
+            raise PydanticCustomError("call", str(exc)) from None
+    hint = _NUMBER_HINT if number is not None else ""
+    raise PydanticCustomError("call", "{text} is not a call{hint}", {"text": _short_repr(value), "hint": hint})
 
 
 def _seat(value: Any) -> Seat:
@@ -100,13 +141,21 @@ CardField = Annotated[
     Card,
     PlainValidator(_card),
     PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "a card: suit letter then rank, e.g. SA, HT, C2"}),
+    WithJsonSchema({
+        "description": "a card: suit letter then rank, e.g. SA, HT, C2; in a log with notation singbridge "
+                       "also a number, suit (1-4 = C, D, H, S) times 100 plus rank (2-14), e.g. 114 = CA",
+        "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 102, "maximum": 414}],
+    }),
 ]
 CallField = Annotated[
     Call,
     PlainValidator(_call),
     PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "pass, or a bid like 1S, 3NT"}),
+    WithJsonSchema({
+        "description": "pass, or a bid like 1S, 3NT; in a log with notation singbridge also a number, "
+                       "0 = pass or level times 10 plus strain (1-5 = C, D, H, S, NT), e.g. 45 = 4NT",
+        "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 75}],
+    }),
 ]
 SeatField = Annotated[
     Seat,
@@ -205,15 +254,63 @@ class GameLog(_Open):
     """One game, as a bot logged it (log format v1)."""
 
     format: Literal["floating-bridge/1"] = Field(description="game and major version of this format")
+    notation: Literal["standard", "singbridge"] = Field("standard", exclude=True, description=(
+        "how calls and cards are written: standard text, or singbridge, which also takes Singbridge's "
+        "numbers (bids: level times 10 plus strain 1-5 = C, D, H, S, NT, 0 = pass; cards: suit 1-4 = "
+        "C, D, H, S times 100 plus rank 2-14). Numbers are errors in a standard log. The canonical "
+        "writer always writes standard text and leaves this field out."))
     game_id: str | None = Field(None, max_length=200, description="the bot's own id for the game")
     started_at: datetime | None = Field(None, description="ISO 8601 time the deal was made")
     rules: RulesField = Field(default=PRESETS["bridgebot"])
     players: dict[SeatField, Player] = Field(default_factory=dict)
     first_bidder: SeatField
     hands: Hands
-    events: list[Event] = Field(max_length=MAX_EVENTS)
+    events: list[Event] = Field(max_length=MAX_LOG_EVENTS, description=(
+        f"everything that happened, in order; at most {_LIMITS_TEXT} events, "
+        f"and {MAX_CHAT_TEXT:,} characters of chat in all"))
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("events", mode="before")
+    @classmethod
+    def _within_what_a_game_holds(cls, value: Any) -> Any:
+        # counted before any event is validated, so an oversized log costs one pass to refuse
+        if not isinstance(value, list):
+            return value
+        if len(value) > MAX_LOG_EVENTS:
+            raise PydanticCustomError("too_many_events", "{n} events, more than the {limit} a floating bridge log "
+                                      "may hold ({kinds} events)",
+                                      {"n": len(value), "limit": MAX_LOG_EVENTS, "kinds": _LIMITS_TEXT})
+        counts = dict.fromkeys(EVENT_LIMITS, 0)
+        chat_text = 0
+        for event in value:
+            kind = event.get("type") if isinstance(event, dict) else None
+            if isinstance(kind, str) and kind in counts:
+                counts[kind] += 1
+                if kind == "chat" and isinstance(event.get("text"), str):
+                    chat_text += len(event["text"])
+        problems = []
+        for kind, n in counts.items():
+            if n > EVENT_LIMITS[kind]:
+                legal = f" (a game has at most {LEGAL_EVENTS[kind]})" if kind in LEGAL_EVENTS else ""
+                problems.append(f"{n} {kind} events, more than the {EVENT_LIMITS[kind]} a floating bridge log "
+                                f"may hold{legal}")
+        if chat_text > MAX_CHAT_TEXT:
+            problems.append(f"{chat_text:,} characters of chat, more than the {MAX_CHAT_TEXT:,} a log may hold")
+        if problems:
+            raise PydanticCustomError("too_many_events", "{text}", {"text": "; ".join(problems)})
+        return value
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _in_its_notation(cls, data: Any, handler: Any) -> Any:
+        # the cards and calls of the whole log are read in the notation the log names
+        notation = data.get("notation") if isinstance(data, dict) else None
+        token = _NOTATION.set(notation if notation in NOTATIONS else None)
+        try:
+            return handler(data)
+        finally:
+            _NOTATION.reset(token)
 
     @field_validator("started_at")
     @classmethod
@@ -287,6 +384,8 @@ def _message(error: dict[str, Any]) -> str:
         return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
     if kind == "literal_error" and error["loc"] == ("format",):
         return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "literal_error" and error["loc"] == ("notation",):
+        return f"{_short_repr(error['input'])} is not a known notation (expected one of {', '.join(NOTATIONS)})"
     if kind == "extra_forbidden":
         return "unexpected field (hands has N, E, S and W only)"
     return error["msg"]
@@ -304,10 +403,26 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
     The log's ``format`` picks the game (``replay.games``): a floating bridge log gives a
     ``GameLog``, another game's log that game's own model. Every log has ``replay()``.
     """
+    suspect = True  # of holding a lone surrogate: a decoded object may hold one anywhere
     if not isinstance(data, dict):
+        suspect = _may_hold_surrogates(data)
         data = _loads(data, source)
+    return _validate(data, source, suspect)
+
+
+def _may_hold_surrogates(text: "str | bytes") -> bool:
+    """JSON text decodes to a lone surrogate only from a \\ud800-\\udfff escape (or, as str, holds one raw)."""
+    if isinstance(text, bytes):
+        return _SURROGATE_ESCAPE.search(text) is not None
+    return _SURROGATE_ESCAPE_TEXT.search(text) is not None or _SURROGATE.search(text) is not None
+
+
+def _validate(data: Any, source: str | None, suspect: bool = True) -> GameLog:
     if not isinstance(data, dict):
         raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    surrogates = lone_surrogates(data) if suspect else None
+    if surrogates:
+        raise LogFormatError(surrogates, source)
     fmt = data.get("format")
     if fmt != FORMAT and isinstance(fmt, str):
         # another game's log: its own module reads it (replay.games is the registry)
@@ -322,6 +437,52 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
         return GameLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F]")
+_MAX_SURROGATE_ERRORS = 20
+
+
+def lone_surrogates(data: Any) -> list[tuple[str, str]]:
+    """Every place in a decoded JSON value whose text holds a lone surrogate (``"\\ud800"``).
+
+    JSON may escape half of a UTF-16 pair on its own; Python decodes it to a string that no
+    UTF-8 encoder (database, page, canonical writer) accepts. Such text is not valid Unicode,
+    so the log is refused where it is read, naming the place, like any other malformed value.
+    """
+    try:  # the common case at C speed: text that encodes has no lone surrogate
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        return []
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        pass  # a surrogate, or values JSON does not hold: look at every string
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack and len(found) < _MAX_SURROGATE_ERRORS:
+        place, value = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                hit = _SURROGATE.search(value)
+                if hit:
+                    found.append((place, _surrogate_message(hit.group())))
+        elif isinstance(value, dict):
+            items = []
+            for key, item in value.items():
+                key = str(key)
+                hit = None if key.isascii() else _SURROGATE.search(key)
+                if hit:
+                    found.append((place, f"the key {_short_repr(key)} {_surrogate_message(hit.group())}"))
+                    continue
+                items.append((f"{place}.{key}" if place else key, item))
+            stack.extend(reversed(items))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{place}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+    return found
+
+
+def _surrogate_message(char: str) -> str:
+    return f"contains a lone surrogate (\\u{ord(char):04x}), which is not valid Unicode"
 
 
 def _loads(data: "str | bytes", source: str | None) -> Any:
@@ -433,7 +594,9 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
         whole = stripped  # one document that does not parse (e.g. truncated): one error, not one per line
     if whole is not None or "\n" not in stripped:
         try:
-            return [LogEntry(name, data, log=parse_log(whole if isinstance(whole, dict) else stripped, name))]
+            if isinstance(whole, dict):
+                return [LogEntry(name, data, log=_validate(whole, name, _may_hold_surrogates(stripped)))]
+            return [LogEntry(name, data, log=parse_log(stripped, name))]
         except LogFormatError as exc:
             return [LogEntry(name, data, error=exc)]
     entries = []

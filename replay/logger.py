@@ -10,6 +10,16 @@ When the game ends, ``end()`` saves the log (if the logger has a directory) atom
 half-written file is never visible, and returns the ``GameReplay``. Nothing in the logger
 refuses an illegal action: a buggy bot's game is logged as it happened, and the engine
 reports its breaches.
+
+A bot written for Singbridge's numbers passes ``notation="singbridge"`` and hands the logger
+its own numbers (``45`` is 4NT, ``0`` pass, ``114`` the ace of clubs); the log is written in
+the standard notation all the same. Without the option a number is not a call or a card:
+
+>>> sb = GameLogger(notation="singbridge", clock=None)
+>>> sb.deal([[s * 100 + r for r in range(2, 15)] for s in (1, 2, 3, 4)], first_bidder=1)
+>>> sb.bid("N", 45)
+>>> sb.to_dict()["events"], sb.to_dict()["hands"]["N"][:2]
+([{'type': 'bid', 'seat': 'N', 'bid': '4NT'}], ['C2', 'C3'])
 """
 
 from __future__ import annotations
@@ -24,8 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from .cards import SEATS, Call, Card, ReplayError, Seat
-from .log import END_REASONS, FORMAT, GameLog, parse_log
+from .cards import SEATS, Call, Card, ReplayError, Seat, singbridge_number
+from .log import END_REASONS, FORMAT, NOTATIONS, GameLog, parse_log
 from .rules import Rules
 
 
@@ -46,7 +56,11 @@ class GameLogger:
         started_at: datetime | None = None,
         meta: Mapping[str, Any] | None = None,
         clock: Callable[[], float] | None = time.monotonic,
+        notation: str = "standard",
     ):
+        if notation not in NOTATIONS:
+            raise ReplayError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")
+        self.notation = notation
         self.rules = Rules.from_spec(rules)
         self.game_id = game_id
         self.out_dir = Path(out_dir) if out_dir is not None else None
@@ -70,9 +84,9 @@ class GameLogger:
         """The four hands (by seat, or in order N, E, S, W) and the seat that calls first."""
         self._check_open()
         if isinstance(hands, Mapping):
-            by_seat = {Seat.parse(k).name: [str(Card.parse(c)) for c in v] for k, v in hands.items()}
+            by_seat = {Seat.parse(k).name: [str(self._card(c)) for c in v] for k, v in hands.items()}
         else:
-            by_seat = {seat.name: [str(Card.parse(c)) for c in h] for seat, h in zip(SEATS, hands)}
+            by_seat = {seat.name: [str(self._card(c)) for c in h] for seat, h in zip(SEATS, hands)}
         if set(by_seat) != {"N", "E", "S", "W"}:
             raise LoggerStateError("deal() needs the hands of all four seats, N, E, S and W")
         self._hands = by_seat
@@ -82,15 +96,15 @@ class GameLogger:
         self._start = self.clock() if self.clock else None
 
     def bid(self, seat: Any, call: Any, t: int | None = None) -> None:
-        """A call: ``"pass"`` or a bid (``"1S"``, ``Call.parse("2NT")``)."""
-        self._event({"type": "bid", "seat": Seat.parse(seat).name, "bid": str(Call.parse(call))}, t)
+        """A call: ``"pass"`` or a bid (``"1S"``, ``Call.parse("2NT")``; ``45`` with Singbridge notation)."""
+        self._event({"type": "bid", "seat": Seat.parse(seat).name, "bid": str(self._call(call))}, t)
 
     def partner(self, seat: Any, card: Any, t: int | None = None) -> None:
         """The declarer names the partner card."""
-        self._event({"type": "partner", "seat": Seat.parse(seat).name, "card": str(Card.parse(card))}, t)
+        self._event({"type": "partner", "seat": Seat.parse(seat).name, "card": str(self._card(card))}, t)
 
     def play(self, seat: Any, card: Any, t: int | None = None) -> None:
-        self._event({"type": "play", "seat": Seat.parse(seat).name, "card": str(Card.parse(card))}, t)
+        self._event({"type": "play", "seat": Seat.parse(seat).name, "card": str(self._card(card))}, t)
 
     def trick(self, winner: Any, t: int | None = None) -> None:
         """The trick winner as the bot announced it (the engine checks it)."""
@@ -147,6 +161,16 @@ class GameLogger:
         return parse_log(self.to_dict(), self.game_id)
 
     # -- internals ---------------------------------------------------------------------------
+    def _card(self, card: Any) -> Card:
+        if self.notation == "singbridge" and singbridge_number(card) is not None:
+            return Card.from_singbridge(card)
+        return Card.parse(card)
+
+    def _call(self, call: Any) -> Call:
+        if self.notation == "singbridge" and singbridge_number(call) is not None:
+            return Call.from_singbridge(call)
+        return Call.parse(call)
+
     def _check_open(self) -> None:
         if self._end is not None:
             raise LoggerStateError("the game has ended: start a new GameLogger for the next game")

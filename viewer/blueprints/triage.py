@@ -6,6 +6,10 @@ finding with a link to its step on the board (``#<step>``), a timeline of every 
 engine's state at the selected step (``?step=N``) as JSON, the raw log, and a repro block.
 Each page has a JSON twin (``/triage.json``).
 
+The timeline is paged, ``TIMELINE_PAGE`` events a page (``?page=N``, from 1), so a long log
+makes a page of bounded size. Without ``?page=`` the page holding the selected step's event is
+shown, and every finding links to the page of its own event.
+
 Admin pages (quarantined inputs with their errors and an escaped preview, deleting inputs and
 games) need the ``ADMIN_TOKEN`` from config (``GAME_REPLAY_ADMIN_TOKEN``): sent as
 ``Authorization: Bearer <token>``, or entered once on ``/admin`` (kept in an ``HttpOnly``
@@ -33,6 +37,7 @@ csrf.init_blueprint(bp)
 ADMIN_COOKIE = "admin"
 PREVIEW_BYTES = 600
 QUARANTINE_PAGE = 50
+TIMELINE_PAGE = 200
 
 
 # --- the triage data ---------------------------------------------------------------------------
@@ -97,22 +102,59 @@ def step_state(replay, index: int) -> dict[str, Any]:
     return state
 
 
-def triage_data(archived, base: str, log_url: str, step_arg: str | None, past_end_status: int = 400) -> dict[str, Any]:
+def _number_arg(value: str | None, name: str, low: int, last: int, title: str) -> int | None:
+    """A whole number from the query string (range checked by the caller); None when absent."""
+    if value in (None, ""):
+        return None
+    if not (value.isascii() and value.isdigit()) or len(value) > 6:
+        raise PageError(f"{name} must be a {name} number from {low} to {last}, not {value[:20]!r}", 400, title)
+    return int(value)
+
+
+def event_page(event: int) -> int:
+    """The timeline page (from 1) that shows an event."""
+    return event // TIMELINE_PAGE + 1
+
+
+def _page_of_step(replay, step: int) -> int:
+    for i, event_step in enumerate(replay.event_steps):
+        if event_step == step:
+            return event_page(i)
+    return 1
+
+
+def triage_data(archived, base: str, log_url: str, step_arg: str | None,
+                page_arg: str | None = None, past_end_status: int = 400) -> dict[str, Any]:
     replay = archived.replay()
     last = len(replay.steps) - 1
-    if step_arg not in (None, ""):
-        if not (step_arg.isascii() and step_arg.isdigit()) or len(step_arg) > 6:
-            raise PageError(f"step must be a step number from 0 to {last}, not {step_arg[:20]!r}", 400, "Bad step")
-        selected = int(step_arg)
-        if selected > last:
-            raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", past_end_status, "Bad step")
-    else:
+    selected = _number_arg(step_arg, "step", 0, last, "Bad step")
+    if selected is not None and selected > last:
+        raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", past_end_status,
+                        "Bad step")
+    if selected is None:
         selected = replay.findings[0].step if replay.findings else last
+    total = len(replay.log.events)
+    pages = max(1, -(-total // TIMELINE_PAGE))
+    page = _number_arg(page_arg, "page", 1, pages, "Bad page")
+    if page is not None and not 1 <= page <= pages:
+        raise PageError(f"this game's timeline has pages 1 to {pages}; there is no page {page}", 400, "Bad page")
+    if page is None:
+        page = _page_of_step(replay, selected)
     findings = []
     for number, f in enumerate(replay.findings):
         item = f.to_json()
-        item.update(number=number, board_url=f"{base}#{f.step}", select_url=f"{base}/triage?step={f.step}#state")
+        on_page = event_page(f.event) if f.event is not None else _page_of_step(replay, f.step)
+        anchor = f"#event-{f.event}" if f.event is not None else "#state"
+        item.update(number=number, board_url=f"{base}#{f.step}", page=on_page,
+                    select_url=f"{base}/triage?step={f.step}&page={on_page}#state",
+                    event_url=f"{base}/triage?step={f.step}&page={on_page}{anchor}")
         findings.append(item)
+    first = (page - 1) * TIMELINE_PAGE
+    rows = timeline(replay)[first:first + TIMELINE_PAGE]
+
+    def page_url(number: int) -> str:
+        return f"{base}/triage?step={selected}&page={number}#timeline-title"
+
     name = (archived.public_id or "game") + ".json" if archived.listed else "game.json"
     return {
         "title": f"Triage: {archived.game_id or 'game'}",
@@ -126,7 +168,13 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None, past_en
         "repro": {"download": f"curl -o {name} '<this site>{log_url}'", "validate": f"game-replay validate {name}",
                   "replay": f"game-replay replay {name} --steps"},
         "findings": findings,
-        "timeline": timeline(replay),
+        "timeline": rows,
+        "timeline_page": {
+            "page": page, "pages": pages, "per_page": TIMELINE_PAGE, "events": total,
+            "first_event": first if rows else None, "last_event": first + len(rows) - 1 if rows else None,
+            "previous_url": page_url(page - 1) if page > 1 else None,
+            "next_url": page_url(page + 1) if page < pages else None,
+        },
         "selected": selected,
         "last_step": last,
         "state": step_state(replay, selected),
@@ -157,7 +205,8 @@ def listed_game(public_id: str):
 def archived_triage_data(public_id: str) -> dict[str, Any]:
     """The triage of a listed archived game at ``?step=`` (page, .json and API alike)."""
     base = f"/g/{public_id}"
-    return triage_data(listed_game(public_id), base, f"{base}/log.json", request.args.get("step"))
+    return triage_data(listed_game(public_id), base, f"{base}/log.json", request.args.get("step"),
+                       request.args.get("page"))
 
 
 @bp.get("/g/<public_id>/triage")
@@ -174,7 +223,8 @@ def archived_triage_json(public_id: str) -> Response:
 def upload_triage(token: str) -> Response:
     archived = game_by_token(token)
     base = f"/u/{token}"
-    response = _triage_page(triage_data(archived, base, f"{base}/log.json", request.args.get("step")), None)
+    response = _triage_page(triage_data(archived, base, f"{base}/log.json", request.args.get("step"),
+                                        request.args.get("page")), None)
     response.headers["X-Robots-Tag"] = "noindex"
     return response
 
@@ -183,7 +233,8 @@ def upload_triage(token: str) -> Response:
 def upload_triage_json(token: str) -> Response:
     archived = game_by_token(token)
     base = f"/u/{token}"
-    response = jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step")))
+    response = jsonify(triage_data(archived, base, f"{base}/log.json", request.args.get("step"),
+                                   request.args.get("page")))
     response.headers["Cache-Control"] = "private, no-store"
     return response
 
