@@ -131,6 +131,15 @@ class GameModule(Protocol):
 
     def json_schema(self) -> dict[str, Any]: ...
 
+    def start(self, log: Any) -> tuple[State, list[Finding]]:
+        """The position after the setup, and the setup's findings."""
+        ...
+
+    def legal_events(self, state: State) -> list[Any]:
+        """Every event the seat to act may log at ``state``: one per legal action, and for an
+        action with a chance outcome (a draw) one per outcome that can happen."""
+        ...
+
     # optional extras
     bots: Mapping[str, Callable[..., Any]]
     def selfplay(self, seed: int, bots: Sequence[str], **options: Any) -> Any: ...

@@ -48,6 +48,28 @@ class FloatingBridge:
     def json_schema(self) -> dict[str, Any]:
         return json_schema()
 
+    def start(self, log: GameLog):
+        """The position after the deal (an ``engine.Game``), and the deal's findings."""
+        from ...engine import Game
+
+        state = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+        return state, state.check_deal()
+
+    def legal_events(self, state) -> list[Any]:
+        """Every event the seat to act may log now, as log events (calls, partner cards, cards)."""
+        from ...log import BidEvent, PartnerEvent, PlayEvent
+
+        seat = state.to_act
+        out = []
+        for kind, value in state.legal():
+            if kind == "bid":
+                out.append(BidEvent.model_construct(type="bid", seat=seat, bid=value))
+            elif kind == "partner":
+                out.append(PartnerEvent.model_construct(type="partner", seat=seat, card=value))
+            else:
+                out.append(PlayEvent.model_construct(type="play", seat=seat, card=value))
+        return out
+
     def selfplay(self, seed: int, bots: Sequence[str] = ("greedy",), **options: Any) -> GameLog:
         """One seeded game; bridge's bots play all four seats with the first bot named."""
         return _bots.play_game(seed, bot=bots[0] if bots else "greedy", **options)

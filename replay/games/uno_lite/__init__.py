@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .bots import BOTS, play_game
-from .engine import FINDING_KINDS, SEATS
-from .log import END_REASONS, UnoLog, json_schema, parse
+from .engine import FINDING_KINDS, SEATS, UnoState
+from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse
 from .replay import UnoReplay
 
 
@@ -47,6 +47,26 @@ class UnoLite:
 
     def json_schema(self) -> dict[str, Any]:
         return json_schema()
+
+    def start(self, log: UnoLog) -> tuple[UnoState, list]:
+        """The position after the deal, and the deal's findings."""
+        state = UnoState(log.hands.by_seat(), log.starter, log.first_player)
+        return state, state.check_deal()
+
+    def legal_events(self, state: UnoState) -> list[Any]:
+        """Every event the seat to move may log now: each legal play and pass, and a draw of
+        each card that can be in the draw pile."""
+        seat = state.to_act
+        events = []
+        for action in state.legal():
+            if action[0] == "draw":
+                events.extend(DrawEvent.model_construct(type="draw", seat=seat, card=c)
+                              for c in state.draw_choices())
+            elif action[0] == "play":
+                events.append(PlayEvent.model_construct(type="play", seat=seat, card=action[1]))
+            else:
+                events.append(PassEvent.model_construct(type="pass", seat=seat))
+        return events
 
     def selfplay(self, seed: int, bots: Sequence[str] = ("greedy", "random"), **options: Any) -> UnoLog:
         """A seeded bot game's log (options: ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""

@@ -132,6 +132,17 @@ class UnoState:
             return plays
         return [DRAW] if self.can_draw() else [PASS]
 
+    def copy(self) -> "UnoState":
+        """An independent copy of the position (for trying actions)."""
+        other = UnoState.__new__(UnoState)
+        for name in UnoState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [list(self.hands[0]), list(self.hands[1])]
+        other.hand_sizes = list(self.hand_sizes)
+        other.pile = list(self.pile)
+        other.discard = list(self.discard)
+        return other
+
     # -- queries --------------------------------------------------------------------------------
     def can_draw(self) -> bool:
         """Whether a draw now would find a card (after a reshuffle if the pile is empty)."""

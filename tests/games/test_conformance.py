@@ -1,0 +1,130 @@
+"""The conformance suite: what every registered game must do, through the registry alone.
+
+A new game passes this file without any edit here: the tests are parametrised over
+``replay.games.names()``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replay.games import game_for_format, get, names
+from replay.log import parse_log, read_logs
+
+GAMES = names()
+SEEDS = range(40)
+
+
+def selfplay_logs(name: str, seeds=SEEDS) -> list:
+    game = get(name)
+    bots = list(game.bots)
+    logs = []
+    for seed in seeds:
+        chosen = tuple(bots[(seed + i) % len(bots)] for i in range(len(game.seats)))
+        logs.append(game.selfplay(seed, bots=chosen))
+    return logs
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game_logs(request):
+    return request.param, selfplay_logs(request.param)
+
+
+def test_every_game_is_registered_under_its_format(game_logs):
+    name, logs = game_logs
+    game = get(name)
+    assert game.name == name
+    assert game_for_format(f"{name}/{game.major}") is game
+    assert all(log.format == f"{name}/{game.major}" for log in logs)
+    for kind, fatal in game.finding_kinds.items():
+        assert isinstance(kind, str) and isinstance(fatal, bool)
+
+
+def test_selfplay_log_judge_gives_no_findings(game_logs):
+    name, logs = game_logs
+    game = get(name)
+    for log in logs:
+        replay = game.judge(log)
+        assert replay.findings == [], (log.game_id, [f.to_json() for f in replay.findings])
+        assert replay.game.name == name
+        data = replay.to_json()
+        assert data["game"] == name
+        assert data["end"] == replay.end_reason
+        assert data["winners"] == list(replay.winners)
+        assert set(data["winners"]) <= set(game.seats)
+        assert replay.end_reason in game.end_reasons
+        outcome = replay.outcome()
+        assert outcome.end == replay.end_reason and list(outcome.winners) == list(replay.winners)
+
+
+def test_the_canonical_text_reads_back_to_the_same_game(game_logs):
+    name, logs = game_logs
+    for log in logs:
+        text = log.canonical_json()
+        again = parse_log(text)
+        assert again.canonical_json() == text
+        assert type(again) is type(log)
+        (entry,) = read_logs(text.encode(), "x.json")
+        assert entry.ok and entry.log.canonical_json() == text
+
+
+def test_every_legal_action_replays_without_a_finding(game_logs):
+    """From positions along self-played games, each legal event (each chance outcome too) is
+    taken by the engine without a finding."""
+    name, logs = game_logs
+    game = get(name)
+    tried = 0
+    for log in logs[:8]:
+        state, findings = game.start(log)
+        assert findings == []
+        for index, event in enumerate(log.events):
+            if state.to_act is not None and not state.over:
+                for candidate in game.legal_events(state):
+                    trial = state.copy()
+                    found = trial.push(candidate, index)
+                    assert found == [], (name, log.game_id, index, candidate, found)
+                    tried += 1
+            assert state.push(event, index) == [] or event.type not in ("play", "bid", "partner", "draw", "pass")
+    assert tried > 100
+
+
+def test_a_fatal_finding_stops_rule_checking(game_logs):
+    """An action by the seat not to act is fatal in every game, and the replay says so."""
+    name, logs = game_logs
+    game = get(name)
+    log = next(log for log in logs if len(log.events) > 4)
+    state, _ = game.start(log)
+    first = game.legal_events(state)[0]
+    others = [s for s in game.seats if s != str(getattr(first.seat, "name", first.seat))]
+    data = json.loads(log.canonical_json())
+    event = json.loads(json.dumps(data["events"][0]))
+    event["seat"] = others[0]
+    data["events"] = [event] + data["events"]
+    broken = game.judge(parse_log(data))
+    assert broken.findings and broken.findings[0].event == 0
+    assert broken.findings[0].fatal and not broken.checked
+
+
+def test_archive_ingest_and_export_are_lossless(game_logs, tmp_path):
+    from archive import Archive
+
+    name, logs = game_logs
+    with Archive(f"sqlite:///{tmp_path / 'a.db'}") as archive:
+        raws = {}
+        for log in logs[:10]:
+            raw = (json.dumps(log.to_json_dict(), ensure_ascii=False, indent=1) + "\n").encode()
+            (result,) = archive.ingest_bytes(raw, f"{log.game_id}.json")
+            assert result.status == "stored", result
+            raws[result.public_id] = (raw, log)
+        page = archive.list(game=name, limit=50)
+        assert page.total == len(raws)
+        for public_id, (raw, log) in raws.items():
+            stored = archive.get(public_id)
+            assert stored.game == name and stored.raw == raw
+            assert stored.replay().to_json() == get(name).judge(log).to_json()
+        out = tmp_path / "export"
+        assert archive.export(out) == len(raws)
+        exported = sorted(p.read_bytes() for p in out.rglob("*") if p.is_file())
+        assert exported == sorted(raw for raw, _ in raws.values())
