@@ -1,8 +1,8 @@
 """The viewer's Flask application factory.
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
->>> sorted(app.blueprints)[:3]
-['embed', 'home', 'replay']
+>>> app.extensions["viewer_blueprints"]  # registered in this order
+['static', 'home', 'replay', 'embed', 'upload', 'games', 'stats', 'triage', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
