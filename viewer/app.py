@@ -134,10 +134,7 @@ def get_archive():
 def _open_archive():
     archive = current_app.extensions.get("archive")
     if archive is None:
-        try:
-            from archive import Archive
-        except ImportError as exc:  # the archive package is not there
-            raise PageError(f"the archive is not available ({exc})", 503, "Archive unavailable") from None
+        from archive import Archive  # here, not at the top: code pages need no database
         url = current_app.config["DB"]
         if url and url.startswith("sqlite:///"):
             Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
