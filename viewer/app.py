@@ -119,7 +119,7 @@ _ARCHIVE_LOCK = threading.Lock()
 
 
 def get_archive():
-    """The app's archive (opened on first use). Raises ``PageError(503)`` if unavailable.
+    """The app's archive (opened on first use). Raises ``ArchiveError`` if it cannot be opened.
 
     Opening runs Alembic, whose module state is not thread-safe, so under a threaded server
     only one thread opens the archive; the others wait for it.
