@@ -103,13 +103,13 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
 
 def contract_symbol(text: str | None) -> str:
     """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
-    from replay.cards import Call
+    from replay.cards import Call, CallParseError
 
     if not text:
         return ""
     try:
         return Call.parse(text).symbol
-    except Exception:  # noqa: BLE001 - display only
+    except CallParseError:
         return text
 
 

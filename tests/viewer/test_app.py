@@ -161,3 +161,11 @@ def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry()
     assert canonical_code(house, "given") == "given"
     with pytest.raises(TypeError, match="takes a GameLog or a GameReplay"):  # a bug, not "no code"
         canonical_code(log.to_json_dict(), "given")
+
+
+def test_contract_symbol_passes_text_that_is_not_a_call_through():
+    from viewer.app import contract_symbol
+
+    assert contract_symbol("3S") == "3♠" and contract_symbol("2NT") == "2NT"
+    assert contract_symbol("") == "" and contract_symbol(None) == ""
+    assert contract_symbol("8C") == "8C" and contract_symbol("<b>") == "<b>"
