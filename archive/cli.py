@@ -440,6 +440,3 @@ def retrain_command(db, recompress: bool) -> None:
     finally:
         archive.close()
     click.echo(f"dictionary {new} trained" + (f", {n} blobs rewritten" if recompress else ""))
-
-
-COMMANDS = (ingest_command, archive_group)
