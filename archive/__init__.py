@@ -70,9 +70,9 @@ API (all in ``archive.store`` unless said):
   received name, byte for byte (JSON lines batches, duplicates and quarantined files included).
   ``Archive.export_jsonl(fh)`` writes canonical JSON lines. ``Archive.iter_games()`` yields
   ``(public_id, raw)`` and ``Archive.iter_inputs()`` ``(source, bytes)``.
-- Upkeep: ``Archive.fill_codes()`` fills the replay code of games stored before
-  ``replay.codec`` was there; ``Archive.train_dictionary()`` trains a new dictionary (done
-  automatically at 256 blobs and at each eightfold growth); ``Archive.recompress()``.
+- Upkeep: ``Archive.fill_codes()`` fills the replay code of any game stored without one;
+  ``Archive.train_dictionary()`` trains a new dictionary (done automatically at 256 blobs and
+  at each eightfold growth); ``Archive.recompress()``.
 - CLI (``archive/cli.py``): ``game-replay ingest PATH... [--watch DIR] [-v] [--json]`` and
   ``game-replay archive list|show|stats|export|retry|fill-codes|retrain``, each with ``--db``.
 
@@ -88,8 +88,8 @@ Deduplication is by the SHA-256 of the game's canonical JSON (the bytes of
 ``GameLog.canonical_json()``), so the same game in another file, encoding or indentation is
 one game. A duplicate's bytes are still kept (for its input's receipt), never as a second game.
 
-Schema plans for unlisted uploads: ``games.listed`` (default true), ``games.upload_token``
-(nullable, unique) and ``games.delete_token_hash`` (nullable).
+Unlisted uploads (``archive/uploads.py``) use three columns of ``games``: ``listed`` (default
+true), ``upload_token`` (nullable, unique) and ``delete_token_hash`` (nullable).
 """
 
 from __future__ import annotations

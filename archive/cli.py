@@ -416,7 +416,7 @@ def retry_command(db, as_json: bool) -> None:
 @db_option
 @archive_errors
 def fill_codes_command(db) -> None:
-    """Fill the replay code of games stored before the codec was available."""
+    """Fill the replay code of any game stored without one."""
     archive = _open(db)
     try:
         n = archive.fill_codes()
@@ -440,6 +440,3 @@ def retrain_command(db, recompress: bool) -> None:
     finally:
         archive.close()
     click.echo(f"dictionary {new} trained" + (f", {n} blobs rewritten" if recompress else ""))
-
-
-COMMANDS = (ingest_command, archive_group)

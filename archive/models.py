@@ -1,8 +1,8 @@
 """The archive's tables (SQLAlchemy 2 declarative models).
 
 The schema itself is created and changed only by the Alembic migrations in
-``archive/migrations/versions``; these models describe the head revision for queries. A test
-(``tests/archive/test_schema.py``) checks that the two agree.
+``archive/migrations/versions``; these models describe the head revision for queries.
+``tests/archive/test_store.py::test_schema_matches_models`` checks that the two agree.
 
 Datetimes are stored as naive UTC.
 """

@@ -32,6 +32,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from sqlalchemy.pool import StaticPool
 
 from replay.cards import ReplayError
+from replay.codec import CodeError, encode
 from replay.log import (ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, expand_paths, is_log_name,  # noqa: F401
                         looks_like_legacy_text, parse_log, read_logs)
 
@@ -208,26 +209,16 @@ def raw_extension(raw: bytes) -> str:
     return ".json"
 
 
-_codec_state: dict[str, Any] = {}
-
-
 def replay_code(replay) -> str | None:
-    """``replay.codec.encode(replay)`` when the codec is installed and works, else None."""
-    encode = _codec_state.get("encode")
-    if encode is None:
-        if _codec_state.get("missing"):
-            return None
-        try:
-            from replay.codec import encode  # type: ignore[attr-defined]
-        except Exception:  # not there yet, or broken: the column stays empty
-            _codec_state["missing"] = True
-            return None
-        _codec_state["encode"] = encode
+    """The game's replay code (``replay.codec.encode``), or None for a game no code can carry.
+
+    Only ``CodeError``, the encoder's word for such a game, means "no code"; anything else
+    (a ``TypeError`` for something that is not a game, a bug) propagates.
+    """
     try:
-        code = encode(replay)
-    except Exception:
+        return encode(replay)
+    except CodeError:
         return None
-    return code if isinstance(code, str) else None
 
 
 # --- the archive -----------------------------------------------------------------------------
@@ -978,7 +969,7 @@ class Archive:
 
     # -- codes --------------------------------------------------------------------------------
     def fill_codes(self, batch: int = 500) -> int:
-        """Fill the replay code of games stored before ``replay.codec`` was available."""
+        """Fill the replay code of games stored without one (by an older version); returns how many."""
         filled = 0
         last = 0
         while True:
@@ -992,8 +983,6 @@ class Archive:
                 game = self.get(self.ids.encode(game_id))
                 code = replay_code(game.replay()) if game else None
                 if code is None:
-                    if _codec_state.get("missing"):
-                        return filled
                     continue
                 with self.engine.begin() as conn:
                     conn.execute(update(Game).where(Game.id == game_id).values(code=code))

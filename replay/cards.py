@@ -18,7 +18,7 @@ Readers are liberal (see ``Card.parse``); writers print one canonical form.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Iterable, Iterator
+from typing import Iterable
 
 
 class ReplayError(Exception):
@@ -177,12 +177,6 @@ class Card(int):
         raise CardParseError(f"{number!r} is not a card in Singbridge notation "
                              "(suit 1-4 for C, D, H, S times 100 plus rank 2-14: 114 is CA)")
 
-    @classmethod
-    def from_suit_rank(cls, suit: int, rank: int) -> "Card":
-        if not (0 <= suit <= 3 and 2 <= rank <= 14):
-            raise CardParseError(f"suit {suit}, rank {rank} is not a card")
-        return CARDS[suit * 13 + rank - 2]
-
 
 def singbridge_number(value: object) -> int | None:
     """The number a Singbridge log writes for a card or call (an int, or digits), else None."""
@@ -238,13 +232,6 @@ def cards_of(mask: int) -> list[Card]:
         out.append(CARDS[low.bit_length() - 1])
         mask ^= low
     return out
-
-
-def iter_cards(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield CARDS[low.bit_length() - 1]
-        mask ^= low
 
 
 def hand_points(cards: Iterable[int]) -> int:

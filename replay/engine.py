@@ -32,10 +32,14 @@ from .cards import (
     Call,
     Card,
     Seat,
+    Strain,
     hand_points,
     cards_of,
 )
 from .rules import DEFAULT_RULES, Rules, first_leader, legal_calls, legal_cards_mask, targets, trick_winner_index
+
+#: The highest bid, which ends the auction at once (no closing passes).
+SEVEN_NT = Call.bid(7, Strain.NT)
 
 # Phases
 AUCTION = "auction"
@@ -222,9 +226,6 @@ class Game:
         """(declarer's side, defenders) tricks needed, once there is a contract."""
         return None if self.contract is None else targets(self.contract)
 
-    def side_of(self, seat: int) -> str:
-        return "declarer" if seat == self.declarer or seat == self.partner_seat else "defenders"
-
     # ----------------------------------------------------------------- actions
     def _fatal(self, step: int, kind: str, seat: int | None, message: str) -> list[Finding]:
         self.stopped = True
@@ -259,7 +260,7 @@ class Game:
                 return []
         else:
             self.highest_bid, self.high_bidder, self.passes = CALLS[call], SEATS[seat], 0
-            if call == 34:  # 7NT ends the auction at once
+            if call == SEVEN_NT:
                 self._end_auction()
                 return []
         self.to_act = SEATS[(seat + 1) & 3]

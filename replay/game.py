@@ -281,10 +281,6 @@ class GameReplay:
         return f"<GameReplay {self.summary_line()}>"
 
     @property
-    def is_clean(self) -> bool:
-        return not self.findings
-
-    @property
     def contract_text(self) -> str | None:
         return None if self.contract is None else str(self.contract)
 

@@ -1,8 +1,8 @@
 """The viewer's Flask application factory.
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
->>> sorted(app.blueprints)[:3]
-['embed', 'home', 'replay']
+>>> app.extensions["viewer_blueprints"]  # registered in this order
+['static', 'home', 'replay', 'embed', 'upload', 'games', 'stats', 'triage', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
@@ -103,13 +103,13 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
 
 def contract_symbol(text: str | None) -> str:
     """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
-    from replay.cards import Call
+    from replay.cards import Call, CallParseError
 
     if not text:
         return ""
     try:
         return Call.parse(text).symbol
-    except Exception:  # noqa: BLE001 - display only
+    except CallParseError:
         return text
 
 
@@ -119,7 +119,7 @@ _ARCHIVE_LOCK = threading.Lock()
 
 
 def get_archive():
-    """The app's archive (opened on first use). Raises ``PageError(503)`` if unavailable.
+    """The app's archive (opened on first use). Raises ``ArchiveError`` if it cannot be opened.
 
     Opening runs Alembic, whose module state is not thread-safe, so under a threaded server
     only one thread opens the archive; the others wait for it.
@@ -134,10 +134,7 @@ def get_archive():
 def _open_archive():
     archive = current_app.extensions.get("archive")
     if archive is None:
-        try:
-            from archive import Archive
-        except ImportError as exc:  # the archive package is not there
-            raise PageError(f"the archive is not available ({exc})", 503, "Archive unavailable") from None
+        from archive import Archive  # here, not at the top: code pages need no database
         url = current_app.config["DB"]
         if url and url.startswith("sqlite:///"):
             Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)

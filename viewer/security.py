@@ -4,8 +4,6 @@ Pages carry a Content Security Policy with no inline script: per-page data trave
 ``<script type="application/json">`` blocks that static scripts read. Only views marked with
 :func:`frameable` (the embed routes) send ``frame-ancestors`` that allow other sites; every
 other page refuses framing (``frame-ancestors 'none'`` plus ``X-Frame-Options: DENY``).
-
-Later blueprints reuse this: ``@frameable`` on a view, or ``g.csp_extra`` for more sources.
 """
 
 from __future__ import annotations
@@ -41,10 +39,8 @@ def frameable(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def content_security_policy(frame_ancestors: str, extra: dict[str, str] | None = None) -> str:
+def content_security_policy(frame_ancestors: str) -> str:
     policy = dict(BASE_POLICY)
-    for key, value in (extra or {}).items():
-        policy[key] = f"{policy.get(key, '')} {value}".strip()
     policy["frame-ancestors"] = frame_ancestors
     return "; ".join(f"{k} {v}" for k, v in policy.items())
 
@@ -59,7 +55,7 @@ def add_security_headers(response: Response) -> Response:
     else:
         ancestors = "'none'"
         response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Content-Security-Policy"] = content_security_policy(ancestors, getattr(g, "csp_extra", None))
+    response.headers["Content-Security-Policy"] = content_security_policy(ancestors)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")

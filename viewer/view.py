@@ -47,11 +47,6 @@ class ViewedGame:
         return f"Floating bridge: {what}"
 
 
-def card_symbol(text: str) -> str:
-    """``SA`` -> ``♠A``, ``HT`` -> ``♥10``."""
-    return Card.parse(text).symbol
-
-
 def card_parts(text: str) -> dict[str, str]:
     card = Card.parse(text)
     rank = "10" if text[1:] == "T" else text[1:]

@@ -30,13 +30,6 @@ CHAR_VALUE: dict[str, int] = {ch: i for i, ch in enumerate(ALPHABET)}
 BINOMIAL: tuple[tuple[int, ...], ...] = tuple(tuple(comb(n, k) for k in range(n + 1)) for n in range(53))
 
 
-def binomial(n: int, k: int) -> int:
-    """``C(n, k)``, 0 when ``k`` is outside ``0..n``."""
-    if k < 0 or k > n:
-        return 0
-    return BINOMIAL[n][k] if n <= 52 else comb(n, k)
-
-
 class DigitWriter:
     """Collects digits, least significant first; ``value()`` packs them into one integer."""
 
@@ -116,12 +109,3 @@ def to_base62(value: int) -> str:
         value, digit = divmod(value, BASE)
         chunks.append(alphabet[digit])
     return "".join(reversed(chunks))
-
-
-def from_base62(text: str) -> int:
-    """Inverse of ``to_base62``; raises ``KeyError`` on a character outside the alphabet."""
-    value = 0
-    values = CHAR_VALUE
-    for ch in text:
-        value = value * BASE + values[ch]
-    return value

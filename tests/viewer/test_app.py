@@ -146,3 +146,26 @@ def test_cached_pages_do_not_leak_one_host_into_another(client):
     assert f'value="http://evil.example/r/{code}"' in first
     second = client.get(f"/r/{code}", headers={"Host": "replays.example"}).get_data(as_text=True)
     assert f'value="http://replays.example/r/{code}"' in second and "evil.example" not in second
+
+
+def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry():
+    import pytest
+
+    from replay.bots import play_game
+    from replay.rules import Rules
+    from viewer.blueprints.replay import canonical_code
+
+    log = play_game(seed=3)
+    assert canonical_code(log, "given") != "given"
+    house = log.model_copy(update={"rules": Rules("house")})  # a preset code v1 cannot name
+    assert canonical_code(house, "given") == "given"
+    with pytest.raises(TypeError, match="takes a GameLog or a GameReplay"):  # a bug, not "no code"
+        canonical_code(log.to_json_dict(), "given")
+
+
+def test_contract_symbol_passes_text_that_is_not_a_call_through():
+    from viewer.app import contract_symbol
+
+    assert contract_symbol("3S") == "3♠" and contract_symbol("2NT") == "2NT"
+    assert contract_symbol("") == "" and contract_symbol(None) == ""
+    assert contract_symbol("8C") == "8C" and contract_symbol("<b>") == "<b>"

@@ -40,8 +40,6 @@ def recent_games() -> tuple[list[dict[str, Any]], str | None]:
     try:
         archive = get_archive()
         items = archive.recent(limit=current_app.config["RECENT_GAMES"])
-    except PageError as exc:
-        return [], exc.message
     except Exception as exc:  # noqa: BLE001 - the home page still works without an archive
         current_app.logger.warning("recent games unavailable: %r", exc)
         return [], "the archive is not available right now"

@@ -15,8 +15,11 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from replay.codec.links import names_from_query
 from replay.cards import ReplayError
+from replay.codec import CodeError, decode, encode, is_legacy_code
+from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
+from replay.formats.lin import to_lin
+from replay.formats.pbn import to_pbn
 from replay.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
@@ -27,44 +30,27 @@ MAX_CODE = 4096
 MAX_NAME = 60
 THEMES = ("auto", "light", "dark")
 ARCHIVED_CACHE_SECONDS = 300
+EXPORTS: dict[str, Callable[[GameLog], str]] = {"pbn": to_pbn, "lin": to_lin}
 
 
 # --- loading games -----------------------------------------------------------------------------
-
-def _codec():
-    try:
-        from replay import codec
-    except ImportError as exc:
-        raise PageError(f"replay codes cannot be read on this server ({exc})", 503, "Codes unavailable") from None
-    if not hasattr(codec, "decode"):
-        raise PageError("replay codes cannot be read on this server yet", 503, "Codes unavailable")
-    return codec
-
 
 def decode_code(text: str, names: dict[str, str] | None = None) -> GameLog:
     """A ``GameLog`` from a code or link; ``PageError(400)`` saying what is wrong."""
     if len(text) > MAX_CODE:
         raise PageError(f"that code is {len(text)} characters long; codes are at most {MAX_CODE}")
-    codec = _codec()
     try:
-        return codec.decode(text, names=names or None)
+        return decode(text, names=names or None)
     except ReplayError as exc:
         raise PageError(f"not a replay code: {exc}", 400, "That is not a replay code") from None
 
 
 def canonical_code(log: GameLog, given: str) -> str:
-    """The code this server writes for a game (``given`` when it cannot encode)."""
-    codec = _codec()
+    """The code this server writes for a game (``given`` when no code of ours can carry it)."""
     try:
-        return codec.encode(log)
-    except Exception:  # noqa: BLE001 - a game the encoder cannot write keeps its given code
+        return encode(log)
+    except CodeError:
         return given
-
-
-def is_legacy(text: str) -> bool:
-    codec = _codec()
-    check = getattr(codec, "is_legacy_code", None)
-    return bool(check and check(text))
 
 
 def names_of(log: GameLog) -> dict[str, str]:
@@ -80,8 +66,6 @@ def players_query(names: dict[str, str]) -> str:
     """The canonical query that carries names (``players=...``), or ``""``."""
     if not names:
         return ""
-    from replay.codec.links import NAMES_PARAMETER, format_names
-
     return f"{NAMES_PARAMETER}={format_names(names)}"
 
 
@@ -145,18 +129,6 @@ def view_options(args) -> dict[str, Any]:
     }
 
 
-def exports_available() -> dict[str, bool]:
-    import importlib.util
-
-    found = {}
-    for fmt in ("pbn", "lin"):
-        try:
-            found[fmt] = importlib.util.find_spec(f"replay.formats.{fmt}") is not None
-        except ImportError:
-            found[fmt] = False
-    return found
-
-
 def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     options = view_options(request.args)
     view = build_view(game, step=options["step"], perspective=options["perspective"], reveal=options["reveal"])
@@ -173,9 +145,8 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
         "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
         "full": game.path + (f"?{game.query}" if game.query else ""),
     }
-    for fmt, ok in exports_available().items():
-        if ok:
-            links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
+    for fmt in EXPORTS:
+        links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
     return render_template(template, **view, links=links, theme=options["theme"],
                            charts=charts.build_charts(game.replay), **extra)
 
@@ -250,7 +221,7 @@ def archived_game_page(kind: str, public_id: str, template: str) -> Response:
 
 def legacy_redirect(code: str, prefix: str) -> Response | None:
     """A legacy code opens under this server's own code for the same game."""
-    if not is_legacy(code):
+    if not is_legacy_code(code):
         return None
     log = decode_code(code)
     new = canonical_code(log, code)
@@ -325,17 +296,8 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 
 
 def _export(game: ViewedGame, fmt: str) -> Response:
-    import importlib
-
     try:
-        module = importlib.import_module(f"replay.formats.{fmt}")
-    except ImportError:
-        raise PageError(f"{fmt.upper()} export is not available on this server", 404) from None
-    writer = getattr(module, f"to_{fmt}", None)
-    if writer is None:
-        raise PageError(f"{fmt.upper()} export is not available on this server", 404)
-    try:
-        text = writer(game.replay.log)
+        text = EXPORTS[fmt](game.replay.log)
     except ReplayError as exc:
         raise PageError(f"this game cannot be written as {fmt.upper()}: {exc}", 422, "Cannot export") from None
     name = (game.code or game.public_id or "game")[:40]
