@@ -94,7 +94,7 @@ _DEAL_RADICES = (BINOMIAL[52][13], BINOMIAL[39][13], BINOMIAL[26][13])
 # --- encoding --------------------------------------------------------------------------------
 
 def encode(game: "GameLog | GameReplay") -> str:
-    """The v1 code of a game (a ``GameLog`` or a ``GameReplay``).
+    """The code (version 2) of a game (a ``GameLog`` or a ``GameReplay``).
 
     Clean games get the compact form; games with findings get the flagged fallback form,
     which keeps every call, card and trick announcement so that the findings come back.
@@ -112,7 +112,7 @@ def encode(game: "GameLog | GameReplay") -> str:
         raise TypeError(f"encode() takes a GameLog or a GameReplay, not {type(game).__name__}")
     rules = log.rules
     if rules.preset not in PRESET_ORDER:
-        raise CodeError(f"code v1 cannot carry the rules preset {rules.preset!r}")
+        raise CodeError(f"a replay code cannot carry the rules preset {rules.preset!r}")
     writer = DigitWriter()
     if has_findings:
         _encode_fallback(writer, log)
