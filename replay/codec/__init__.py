@@ -8,7 +8,7 @@ True
 >>> replay_url(log.replay(), "https://replays.example/") == "https://replays.example/r/" + code
 True
 
-- ``encode(game)``: the v1 code of a ``GameLog`` or ``GameReplay`` (``docs/code-format.md``).
+- ``encode(game)``: the code (version 2) of a ``GameLog`` or ``GameReplay`` (``docs/code-format.md``).
 - ``decode(text)``: a ``GameLog`` from a bare code, ``#code``, or any link holding one
   (``https://host/r/<code>?players=...``, the legacy viewer's ``https://host/#<code>``), new or
   legacy. Raises only ``CodeError``.
@@ -36,25 +36,23 @@ __all__ = [
 
 
 def decode(text: str, names: "Mapping[str, str] | None" = None) -> "GameLog":
-    """The game in a code or link (new or legacy codes); raises only ``CodeError``.
+    """The game in a code or link (new or legacy codes).
+
+    Bad input of any kind raises ``CodeError`` (each check says what is wrong); nothing here
+    turns other exceptions into it, so a bug in the decoder surfaces as itself.
 
     Player names come from the link's ``players`` parameter, or from ``names`` (by seat
     letter) when given; they are never part of the code itself.
     """
-    try:
-        code, link_names = parse_link(text)
-        if looks_legacy(code):
-            log = decode_legacy(code)
-        else:
-            log = decode_code(code)
-        chosen = dict(names) if names is not None else link_names
-        if chosen:
-            log = _with_names(log, chosen)
-        return log
-    except CodeError:
-        raise
-    except Exception as exc:  # a bug must still surface as the documented error
-        raise CodeError(f"cannot decode this code: {exc.__class__.__name__}: {exc}") from exc
+    code, link_names = parse_link(text)
+    if looks_legacy(code):
+        log = decode_legacy(code)
+    else:
+        log = decode_code(code)
+    chosen = dict(names) if names is not None else link_names
+    if chosen:
+        log = _with_names(log, chosen)
+    return log
 
 
 def _with_names(log: "GameLog", names: Mapping[str, str]) -> "GameLog":
@@ -86,7 +84,8 @@ def is_legacy_code(text: str) -> bool:
 def is_fallback_code(text: str) -> bool:
     """Whether a code (or link) holds a game with findings (the flagged fallback form).
 
-    The first letter says so (``C``, ``G``, ``K`` or ``O``), so this needs no decoding.
+    The code's last two characters say so (a version 1 code's first letter: ``C``, ``G``, ``K``
+    or ``O``), so this needs no decoding.
     """
     try:
         code, _ = parse_link(text)

@@ -1,15 +1,18 @@
-"""Code format v1 for floating bridge: the whole game in about 35 URL-safe characters.
+"""Replay codes for floating bridge: the whole game in about 35 URL-safe characters.
 
 The format is specified in ``docs/code-format.md``; this module is its reference
 implementation. In short: every choice is written as its index among the options the engine
 says were legal at that point, all packed into one integer (mixed radix); the deal and the set
 of bids use enumerative ranks; the integer is multiplied by a prime (the checksum) and written
-in base 62 behind a marker character that names the format.
+in base 62 behind a marker character that names the format version.
+
+Codes are written in version 2 (marker ``0``); version 1 codes (markers ``A``..``P``), which
+earlier releases printed, are still read.
 
 >>> from replay.bots import play_game
 >>> log = play_game(seed=7)
 >>> code = encode(log)
->>> code[0] in MARKERS, len(code) < 45
+>>> code[0] == V2_MARKER, MIN_CODE_LENGTH <= len(code) < 45
 (True, True)
 >>> decode_code(code).hands == log.hands
 True
@@ -41,13 +44,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..game import GameReplay
 
 # --- the text layer --------------------------------------------------------------------------
-#: First character of every v1 floating bridge code: one of 16 letters, ``A``..``P``.
+#: The checksum: the code's integer leaves a fixed remainder when divided by this prime.
+CHECK_PRIME = 127
+#: Version 2 (written): the marker ``0``, then the body: the base-62 digits of
+#: ``127 * payload + V2_REMAINDER``, padded with leading ``0``s to ``V2_MIN_BODY`` characters.
+V2_MARKER = "0"
+V2_REMAINDER = 89
+V2_MIN_BODY = 16
+MIN_CODE_LENGTH = 1 + V2_MIN_BODY
+#: Version 1 (read only): one of 16 marker letters ``A``..``P`` that also holds the integer's
+#: lowest 4 bits. Such codes shorter than ``V1_MIN_LENGTH`` are refused (no shuffled deal
+#: makes one; see ``docs/code-format.md`` section 9).
 MARKER_FIRST = CHAR_VALUE["A"]
 MARKER_BLOCK = 16
 MARKERS = ALPHABET[MARKER_FIRST:MARKER_FIRST + MARKER_BLOCK]
-#: The checksum: the code's integer leaves this remainder when divided by this prime.
-CHECK_PRIME = 127
-CHECK_REMAINDER = 89
+V1_MARKERS = MARKERS
+CHECK_REMAINDER = 89  # version 1's remainder
+V1_MIN_LENGTH = 14
 #: Longest text decode() looks at (a fallback code of a 5,000-event log fits well inside).
 MAX_CODE_LENGTH = 16000
 
@@ -81,7 +94,7 @@ _DEAL_RADICES = (BINOMIAL[52][13], BINOMIAL[39][13], BINOMIAL[26][13])
 # --- encoding --------------------------------------------------------------------------------
 
 def encode(game: "GameLog | GameReplay") -> str:
-    """The v1 code of a game (a ``GameLog`` or a ``GameReplay``).
+    """The code (version 2) of a game (a ``GameLog`` or a ``GameReplay``).
 
     Clean games get the compact form; games with findings get the flagged fallback form,
     which keeps every call, card and trick announcement so that the findings come back.
@@ -99,7 +112,7 @@ def encode(game: "GameLog | GameReplay") -> str:
         raise TypeError(f"encode() takes a GameLog or a GameReplay, not {type(game).__name__}")
     rules = log.rules
     if rules.preset not in PRESET_ORDER:
-        raise CodeError(f"code v1 cannot carry the rules preset {rules.preset!r}")
+        raise CodeError(f"a replay code cannot carry the rules preset {rules.preset!r}")
     writer = DigitWriter()
     if has_findings:
         _encode_fallback(writer, log)
@@ -140,6 +153,12 @@ def _judge(log: GameLog) -> tuple[bool, str]:
 
 
 def _to_text(payload: int) -> str:
+    """The version 2 text of a payload: ``0``, then ``127 * payload + 89`` in base 62 (16+ digits)."""
+    return V2_MARKER + _base62(payload * CHECK_PRIME + V2_REMAINDER).rjust(V2_MIN_BODY, "0")
+
+
+def _v1_text(payload: int) -> str:
+    """The version 1 text of a payload, as earlier releases wrote it (kept for tests and tools)."""
     total = payload * CHECK_PRIME + CHECK_REMAINDER
     rest, marker = divmod(total, MARKER_BLOCK)
     return ALPHABET[MARKER_FIRST + marker] + _base62(rest)
@@ -448,13 +467,21 @@ KIND_NAMES = ("bridgebot", "all-tricks", "extended", "fallback")
 
 
 def code_kind(code: str) -> str | None:
-    """The kind a v1 code's first letter announces, without decoding it (``None``: not v1).
+    """The kind a code announces, without decoding it (``None``: not a version 1 or 2 code).
 
-    The integer is ``127 * payload + 89`` and the letter holds it modulo 16, so the letter
-    fixes the payload modulo 16 and with it the kind digit (the payload modulo 4):
-    ``B F J N`` bridgebot, ``A E I M`` all-tricks, ``D H L P`` extended, ``C G K O`` fallback
-    (a game with findings).
+    Version 2: the body is ``127 * payload + 89`` in base 62, and 62 is a multiple of 2, so its
+    last two characters give it modulo 4, and with it the kind digit (the payload modulo 4).
+    Version 1: the integer is ``127 * payload + 89`` and the first letter holds it modulo 16,
+    so the letter fixes the kind: ``B F J N`` bridgebot, ``A E I M`` all-tricks, ``D H L P``
+    extended, ``C G K O`` fallback (a game with findings).
     """
+    if code[:1] == V2_MARKER:
+        tail = code[-2:]
+        if len(code) < MIN_CODE_LENGTH or any(ch not in CHAR_VALUE for ch in tail):
+            return None
+        low = (CHAR_VALUE[tail[0]] * 62 + CHAR_VALUE[tail[1]]) % KINDS
+        payload_low = (low - V2_REMAINDER) * pow(CHECK_PRIME, -1, KINDS) % KINDS
+        return KIND_NAMES[payload_low]
     marker = CHAR_VALUE.get(code[:1], -1) - MARKER_FIRST
     if not 0 <= marker < MARKER_BLOCK:
         return None
@@ -469,28 +496,11 @@ DAMAGED = "the code is damaged (a character mistyped, lost, added or swapped?)"
 
 
 def decode_code(code: str) -> GameLog:
-    """The game of a v1 code (a bare code: no link, no ``#``). Raises ``CodeError``."""
-    if not code:
-        raise CodeError("empty code")
-    if len(code) > MAX_CODE_LENGTH:
-        raise CodeError(f"a code is at most {MAX_CODE_LENGTH} characters; this text has {len(code)}")
-    marker = CHAR_VALUE.get(code[0], -1) - MARKER_FIRST
-    if not 0 <= marker < MARKER_BLOCK:
-        raise CodeError(
-            f"{code[0]!r} does not start a replay code (codes start with a letter {MARKERS[0]}-{MARKERS[-1]}, "
-            "original BridgeBot codes with a digit 0-3)")
-    rest = code[1:]
-    if not (rest.isascii() and rest.isalnum()):
-        for i, ch in enumerate(rest, start=2):
-            if ch not in CHAR_VALUE:
-                raise CodeError(f"character {i} of the code, {ch!r}, is not allowed (codes use only 0-9, A-Z, a-z)")
-    if rest.startswith("0"):
-        raise CodeError(f"{DAMAGED}: a 0 cannot follow the first letter")
-    total = _from_base62(rest) * MARKER_BLOCK + marker
-    payload, check = divmod(total, CHECK_PRIME)
-    if check != CHECK_REMAINDER:
-        raise CodeError(f"checksum mismatch: {DAMAGED}")
-    reader = DigitReader(payload)
+    """The game of a version 2 or version 1 code (a bare code: no link, no ``#``).
+
+    Raises ``CodeError`` for anything that is not exactly one game's code.
+    """
+    reader = DigitReader(read_payload(code))
     kind = reader.get(KINDS)
     if kind == KIND_FALLBACK:
         log = _decode_fallback(reader)
@@ -499,6 +509,48 @@ def decode_code(code: str) -> GameLog:
     if reader.value:
         raise CodeError(f"{DAMAGED}: it holds more than one game")
     return log
+
+
+def read_payload(code: str) -> int:
+    """The text layer alone: the payload integer of a code whose characters, length and
+    checksum are right (version 2, or version 1 as earlier releases wrote it); else ``CodeError``.
+    """
+    if not code:
+        raise CodeError("empty code")
+    if len(code) > MAX_CODE_LENGTH:
+        raise CodeError(f"a code is at most {MAX_CODE_LENGTH} characters; this text has {len(code)}")
+    first = code[0]
+    if first != V2_MARKER and first not in V1_MARKERS:
+        raise CodeError(
+            f"{first!r} does not start a replay code (codes start with {V2_MARKER}, or with a letter "
+            f"{MARKERS[0]}-{MARKERS[-1]} in codes of earlier releases; original BridgeBot codes with a "
+            "digit 0-3 and hold two '-')")
+    rest = code[1:]
+    if not (rest.isascii() and rest.isalnum()):
+        for i, ch in enumerate(rest, start=2):
+            if ch not in CHAR_VALUE:
+                raise CodeError(f"character {i} of the code, {ch!r}, is not allowed (codes use only 0-9, A-Z, a-z)")
+    if first == V2_MARKER:
+        if len(code) < MIN_CODE_LENGTH:
+            raise CodeError(f"too short: a replay code has at least {MIN_CODE_LENGTH} characters, "
+                            f"this one {len(code)} ({DAMAGED})")
+        if len(rest) > V2_MIN_BODY and rest[0] == "0":
+            raise CodeError(f"{DAMAGED}: a 0 cannot follow the first character here "
+                            f"(only codes of {MIN_CODE_LENGTH} characters are padded with 0s)")
+        payload, check = divmod(_from_base62(rest), CHECK_PRIME)
+        if check != V2_REMAINDER:
+            raise CodeError(f"checksum mismatch: {DAMAGED}")
+        return payload
+    if len(code) < V1_MIN_LENGTH:
+        raise CodeError(f"too short: a replay code has at least {MIN_CODE_LENGTH} characters "
+                        f"({V1_MIN_LENGTH} in codes of earlier releases), this one {len(code)} ({DAMAGED})")
+    if rest.startswith("0"):
+        raise CodeError(f"{DAMAGED}: a 0 cannot follow the first character")
+    total = _from_base62(rest) * MARKER_BLOCK + CHAR_VALUE[first] - MARKER_FIRST
+    payload, check = divmod(total, CHECK_PRIME)
+    if check != CHECK_REMAINDER:
+        raise CodeError(f"checksum mismatch: {DAMAGED}")
+    return payload
 
 
 _PAIR_VALUE = {a + b: CHAR_VALUE[a] * 62 + CHAR_VALUE[b] for a in ALPHABET for b in ALPHABET}

@@ -28,11 +28,13 @@ LEGACY_CARD_LETTERS = 53  # the tricks letter and 52 cards
 
 
 def looks_legacy(code: str) -> bool:
-    """Whether a bare code has the legacy shape: it starts with a seat digit 0-3 or holds a ``-``.
+    """Whether a bare code has the legacy shape: it holds a ``-`` or starts with a digit 1-3.
 
-    New codes never start with a digit nor hold a ``-``, so the two never overlap.
+    Legacy codes always hold two ``-`` and start with the first bidder, 0-3; replay codes never
+    hold a ``-``, and version 2 codes start with ``0``, so a ``0`` without a ``-`` is a replay
+    code and the two never overlap.
     """
-    return "-" in code or (bool(code) and code[0] in "0123")
+    return "-" in code or code[:1] in ("1", "2", "3")
 
 
 def _letter(ch: str, what: str, place: int) -> int:

@@ -1,14 +1,16 @@
 """Damaged codes are refused: every single-character substitution, 98%+ of other damage, and
-no input makes decode() raise anything but CodeError."""
+no input makes decode() raise anything but CodeError, while a bug in the decoder is not
+disguised as one."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.codec import CodeError, decode, encode
+from replay.codec import CodeError, compact, decode, encode, legacy
 from replay.codec.intcode import ALPHABET
 
 from .games import seeded_corpus
@@ -114,7 +116,10 @@ def test_random_legacy_shaped_codes_raise_only_code_error(digit, body):
     try:
         decode(digit + body)
     except CodeError as exc:
-        assert str(exc).startswith("legacy code")
+        if digit != "0" or "-" in body:
+            assert str(exc).startswith("legacy code")
+        else:  # 0 and no '-': a version 2 replay code
+            assert str(exc)
 
 
 def test_messages_say_what_is_wrong():
@@ -164,3 +169,29 @@ def test_any_payload_that_passes_the_checksum_decodes_or_raises_code_error(paylo
         assert str(exc)
         return
     assert log.replay() is not None
+
+
+def test_a_bug_in_the_decoder_surfaces_as_itself_not_as_code_error(monkeypatch):
+    """decode() catches nothing: the checks raise CodeError for bad input, and anything else
+    (here a fault put into the real decoder) reaches the caller as what it is."""
+    clean = next(encode(log) for log in seeded_corpus(20_000) if compact.code_kind(encode(log)) == "bridgebot")
+    decode(clean)
+
+    def broken_clean(reader, kind):
+        raise ZeroDivisionError("a bug in the clean-game decoder")
+
+    monkeypatch.setattr(compact, "_decode_clean", broken_clean)
+    with pytest.raises(ZeroDivisionError, match="a bug"):
+        decode(clean)
+
+
+def test_a_bug_in_the_legacy_decoder_surfaces_as_itself(monkeypatch):
+    example = "0DzHzIMzzN-y-mfJFZNDnrCzxwvbKMXWIlqeTGVgmABOYHdyjPohiaELQRScpkUsut"
+    decode(example)
+
+    def broken_make_log(*args):
+        raise KeyError("a bug in the legacy decoder")
+
+    monkeypatch.setattr(legacy, "_make_log", broken_make_log)
+    with pytest.raises(KeyError):
+        decode(example)
