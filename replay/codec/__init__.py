@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from .compact import code_kind, decode_code, encode
+from .compact import code_kind, decode_code
+from .compact import encode as encode_bridge
+from .generic import decode_game, encode_game, is_generic_code
+from ..cards import Seat
 from .errors import CodeError
 from .legacy import decode_legacy, looks_legacy
 from .links import NAMES_PARAMETER, format_names, parse_link
@@ -47,6 +50,8 @@ def decode(text: str, names: "Mapping[str, str] | None" = None) -> "GameLog":
     code, link_names = parse_link(text)
     if looks_legacy(code):
         log = decode_legacy(code)
+    elif is_generic_code(code):
+        log = decode_game(code)
     else:
         log = decode_code(code)
     chosen = dict(names) if names is not None else link_names
@@ -55,21 +60,34 @@ def decode(text: str, names: "Mapping[str, str] | None" = None) -> "GameLog":
     return log
 
 
-def _with_names(log: "GameLog", names: Mapping[str, str]) -> "GameLog":
-    from ..log import Player
+def encode(game) -> str:
+    """The replay code of a game: a log or a judged replay of any registered game."""
+    log = getattr(game, "log", game)
+    if getattr(log, "format", None) == "floating-bridge/1":
+        return encode_bridge(game)
+    if not hasattr(log, "format"):
+        raise TypeError(f"encode() takes a game log or a judged replay, not {type(game).__name__}")
+    return encode_game(game)
 
+
+def _with_names(log, names: Mapping[str, str]):
+    """The log with these player names. Names keyed by the game's own seats are used as they
+    are; names from a link are positional (``players=`` lists them in the game's seat order,
+    read under the letters N, E, S, W)."""
+    from ..games import game_for_format
+    from ..log import Player
+    from .links import SEAT_LETTERS
+
+    game = game_for_format(log.format)
+    if not any(seat in names for seat in game.seats):
+        names = {seat: names.get(letter) for seat, letter in zip(game.seats, SEAT_LETTERS)}
     players = {}
-    for seat in ("N", "E", "S", "W"):
+    for seat in game.seats:
         name = names.get(seat)
         if name:
-            players[_seat(seat)] = Player.model_construct(name=name[:200])
+            key = Seat[seat] if log.format == "floating-bridge/1" else seat
+            players[key] = Player.model_construct(name=name[:200])
     return log.model_copy(update={"players": players})
-
-
-def _seat(letter: str):
-    from ..cards import Seat
-
-    return Seat[letter]
 
 
 def is_legacy_code(text: str) -> bool:
@@ -94,15 +112,17 @@ def is_fallback_code(text: str) -> bool:
     return not looks_legacy(code) and code_kind(code) == "fallback"
 
 
-def replay_url(replay: "GameReplay | GameLog", base: str, names: bool = False) -> str:
-    """``{base}/r/{code}``; with ``names=True`` also ``?players=N,E,S,W`` (each percent-encoded)."""
-    from ..log import GameLog
+def replay_url(replay, base: str, names: bool = False) -> str:
+    """``{base}/r/{code}``; with ``names=True`` also ``?players=...`` in the game's seat order
+    (each name percent-encoded)."""
+    from ..games import game_for_format
 
-    log = replay if isinstance(replay, GameLog) else replay.log
+    log = getattr(replay, "log", replay)
     url = f"{base.rstrip('/')}/r/{encode(replay)}"
     if names:
-        query = format_names({seat.name: player.name for seat, player in log.players.items()
-                              if player.name})
+        seats = game_for_format(log.format).seats
+        query = format_names({getattr(seat, "name", seat): player.name for seat, player in log.players.items()
+                              if player.name}, seats)
         if query:
             url += f"?{NAMES_PARAMETER}={query}"
     return url

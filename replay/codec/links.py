@@ -25,9 +25,10 @@ MAX_NAME_LENGTH = 200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def format_names(names: Mapping[str, str]) -> str:
-    """The ``players`` value for names by seat letter (trailing empty seats left off)."""
-    parts = [quote(names.get(seat) or "", safe="") for seat in SEAT_LETTERS]
+def format_names(names: Mapping[str, str], seats: "tuple[str, ...]" = SEAT_LETTERS) -> str:
+    """The ``players`` value for names by seat, in the game's seat order (trailing empty seats
+    left off). Names are positional: another game's seats take the places N, E, S, W hold."""
+    parts = [quote(names.get(seat) or "", safe="") for seat in seats]
     while parts and not parts[-1]:
         parts.pop()
     return ",".join(parts)

@@ -128,3 +128,46 @@ def test_archive_ingest_and_export_are_lossless(game_logs, tmp_path):
         assert archive.export(out) == len(raws)
         exported = sorted(p.read_bytes() for p in out.rglob("*") if p.is_file())
         assert exported == sorted(raw for raw, _ in raws.values())
+
+
+def _game_content(log) -> dict:
+    """What a replay code keeps: the setup, the actions and how the game ended (no names,
+    times, chat, announcements or meta); hands as sets of cards."""
+    data = log.to_json_dict()
+    for key in ("players", "game_id", "started_at", "meta"):
+        data.pop(key, None)
+    data["events"] = [{k: v for k, v in e.items() if k != "t"} for e in data["events"]
+                      if e["type"] not in ("chat", "trick")]
+    if isinstance(data.get("hands"), dict):
+        data["hands"] = {seat: sorted(cards) for seat, cards in data["hands"].items()}
+    if isinstance(data.get("end"), dict):
+        data["end"].pop("t", None)
+    return data
+
+
+def test_log_to_code_to_log_gives_the_same_game(game_logs):
+    from replay.codec import decode, encode
+
+    name, logs = game_logs
+    game = get(name)
+    for log in logs:
+        code = encode(log)
+        again = decode(code)
+        assert _game_content(again) == _game_content(log), (name, log.game_id, code)
+        assert game.judge(again).to_json()["winners"] == game.judge(log).to_json()["winners"]
+
+
+def test_a_game_with_findings_keeps_them_through_its_code(game_logs):
+    from replay.codec import decode, encode
+
+    name, logs = game_logs
+    game = get(name)
+    log = next(log for log in logs if len(log.events) > 6)
+    data = json.loads(log.canonical_json())
+    actions = [i for i, e in enumerate(data["events"]) if e["type"] not in ("chat", "trick")]
+    data["events"].insert(actions[2], dict(data["events"][actions[0]]))  # an action again, out of turn
+    broken = parse_log(data)
+    before = [(f.kind, f.event) for f in game.judge(broken).findings]
+    assert before
+    again = decode(encode(broken))
+    assert [(f.kind, f.event) for f in game.judge(again).findings] == before

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .bots import BOTS, play_game
+from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
 from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse
 from .replay import UnoReplay
@@ -36,6 +37,11 @@ class UnoLite:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = UnoLog
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: the first character of this game's replay codes (``replay/codec/generic.py``)
+    code_marker: ClassVar[str] = "u"
+    #: the log events that are actions (a step each, and a digit in a code)
+    action_events: ClassVar[frozenset[str]] = frozenset(("play", "draw", "pass"))
+    setup_codec: ClassVar[Any] = SETUP_CODEC
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> UnoLog:
         """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``."""
