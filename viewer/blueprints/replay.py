@@ -20,7 +20,7 @@ from replay.cards import ReplayError
 from replay.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
-from ..view import PERSPECTIVES, ViewedGame, build_view, page_json
+from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json
 
 bp = Blueprint("replay", __name__)
 MAX_CODE = 4096
@@ -139,17 +139,17 @@ def view_options(args) -> dict[str, Any]:
     theme = args.get("theme", "auto")
     return {
         "step": int(step) if step.isascii() and step.isdigit() and len(step) < 6 else None,
-        "perspective": perspective if perspective in PERSPECTIVES else "all",
+        "perspective": perspective if len(perspective) <= MAX_PERSPECTIVE else "all",  # the board checks it
         "reveal": args.get("reveal", "") in ("1", "true", "yes", "on"),
         "theme": theme if theme in THEMES else "auto",
     }
 
 
-def exports_available() -> dict[str, bool]:
+def exports_available(game: ViewedGame) -> dict[str, bool]:
     import importlib.util
 
     found = {}
-    for fmt in ("pbn", "lin"):
+    for fmt in game.board.exports:
         try:
             found[fmt] = importlib.util.find_spec(f"replay.formats.{fmt}") is not None
         except ImportError:
@@ -163,8 +163,6 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     base = request.host_url.rstrip("/")
     page_url = base + game.path + (f"?{game.query}" if game.query else "")
     embed_path = "/embed" + game.path + (f"?{game.query}" if game.query else "")
-    from .. import charts
-
     links = {
         "page": page_url,
         "json": game.path + ".json" + (f"?{game.query}" if game.query else ""),
@@ -173,11 +171,11 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
         "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
         "full": game.path + (f"?{game.query}" if game.query else ""),
     }
-    for fmt, ok in exports_available().items():
+    for fmt, ok in exports_available(game).items():
         if ok:
             links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
-    return render_template(template, **view, links=links, theme=options["theme"],
-                           charts=charts.build_charts(game.replay), **extra)
+    return render_template(template, **view, v=view, links=links, theme=options["theme"],
+                           charts=build_charts(game), **extra)
 
 
 class PageCache:
@@ -327,6 +325,8 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 def _export(game: ViewedGame, fmt: str) -> Response:
     import importlib
 
+    if fmt not in game.board.exports:
+        raise PageError(f"{game.board.game} games cannot be written as {fmt.upper()}", 404)
     try:
         module = importlib.import_module(f"replay.formats.{fmt}")
     except ImportError:
