@@ -814,11 +814,12 @@ class Archive:
         return self.list(listed=True, sort="-ingested_at", limit=limit).items
 
     def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
-              limit: int | None = None) -> list[dict[str, Any]]:
+              limit: int | None = None, game: str | None = None) -> list[dict[str, Any]]:
         """Per player (name) or bot: games, seats taken in them, games as declarer, contracts
         made, findings tied to its seats; most games first.
 
-        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case).
+        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case),
+        ``game`` one game (``uno-lite``).
         """
         if by not in ("player", "bot"):
             raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
@@ -841,6 +842,8 @@ class Archive:
         )
         if listed_only:
             query = query.where(Game.listed.is_(True))
+        if game:
+            query = query.where(Game.game == _game_name(game))
         if name:
             column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
             query = query.where(column == name.strip().lower())

@@ -67,6 +67,7 @@ class Board:
     exports: tuple[str, ...] = ()  # replay.formats modules that can write this game
     steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
+    listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -116,18 +117,47 @@ def board_of(replay: Any) -> Board:
     return board_for(game_name(replay))
 
 
+def installed_games() -> list[Any]:
+    """The registered games whose packages are installed, in registry order."""
+    from replay.games import get, names
+
+    out = []
+    for name in names():
+        try:
+            out.append(get(name))
+        except ImportError:  # registered, but its package is not in this install
+            continue
+    return out
+
+
 def game_titles() -> dict[str, str]:
     """Every registered game's name and title, in registry order (a game whose package is not
     installed keeps its name as its title)."""
-    from replay.games import get, names
+    from replay.games import names
 
-    out = {}
-    for name in names():
-        try:
-            out[name] = get(name).title
-        except ImportError:
-            out[name] = name
-    return out
+    titles = {g.name: g.title for g in installed_games()}
+    return {name: titles.get(name, name) for name in names()}
+
+
+def vocabulary(attribute: str) -> tuple[str, ...]:
+    """The union over installed games of a vocabulary (``end_reasons``, ``finding_kinds``), in
+    registry order, each word once."""
+    words: dict[str, None] = {}
+    for g in installed_games():
+        words.update(dict.fromkeys(getattr(g, attribute, ()) or ()))
+    return tuple(words)
+
+
+def seat_order(name: str | None, seats: Any) -> list[str]:
+    """A listed game's seats: its game's seats in table order, then any other stored ones."""
+    stored = list(seats or ())
+    try:
+        from replay.games import get
+
+        order = list(get(name).seats) if name else []
+    except (LookupError, ImportError):
+        order = []
+    return order + [s for s in stored if s not in order]
 
 
 # --- templates and static files ----------------------------------------------------------------

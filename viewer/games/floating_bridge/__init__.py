@@ -29,4 +29,5 @@ BOARD = Board(
     exports=("pbn", "lin"),
     steps_json=_steps_json,
     options=("reveal",),
+    listing_fields=("contract", "declarer", "result"),
 )
