@@ -15,6 +15,7 @@ from replay.engine import FINDING_KINDS
 
 from .. import csrf, ratelimit
 from ..app import PageError, get_archive
+from ..games import game_titles
 from .games import END_REASONS, MAX_PER_PAGE, SORTS, game_json, listing
 from .stats import stats_json
 from .triage import archived_triage_data, is_admin, listed_game, quarantine_json, require_admin, _offset
@@ -187,7 +188,8 @@ def openapi_document() -> dict[str, Any]:
         "type": "object",
         "required": ["url", "triage_url", "rules", "players", "end_reason", "findings", "finding_kinds"],
         "properties": {
-            "id": {"type": "string"}, "url": {"type": "string"}, "triage_url": {"type": "string"},
+            "id": {"type": "string"}, "game": {"type": "string"}, "seats": {"type": "array", "items": {"type": "string"}},
+            "url": {"type": "string"}, "triage_url": {"type": "string"},
             "started_at": NULL_STR, "rules": {"type": "string"}, "players": players,
             "contract": NULL_STR, "declarer": NULL_STR,
             "result": {"enum": ["declarer", "defenders", None]}, "end_reason": {"type": "string"},
@@ -253,6 +255,7 @@ def openapi_document() -> dict[str, Any]:
         },
     }
     game_filters = [
+        _query("game", "one game's games", {"type": "string", "enum": list(game_titles())}),
         _query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
         _query("bot", "a bot name, with or without its version"),
         _query("rules", "a rules name (bridgebot, all-tricks, ...)"),
