@@ -805,11 +805,12 @@ class Archive:
         return self.list(listed=True, sort="-ingested_at", limit=limit).items
 
     def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
-              limit: int | None = None) -> list[dict[str, Any]]:
+              limit: int | None = None, game: str | None = None) -> list[dict[str, Any]]:
         """Per player (name) or bot: games, seats taken in them, games as declarer, contracts
         made, findings tied to its seats; most games first.
 
-        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case).
+        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case),
+        ``game`` one game (``uno-lite``).
         """
         if by not in ("player", "bot"):
             raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
@@ -832,6 +833,8 @@ class Archive:
         )
         if listed_only:
             query = query.where(Game.listed.is_(True))
+        if game:
+            query = query.where(Game.game == _game_name(game))
         if name:
             column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
             query = query.where(column == name.strip().lower())
@@ -1041,7 +1044,7 @@ def _bot_condition(bot: str) -> Any:
                 or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))
 
 
-_FACT = re.compile(r"^\s*([a-z][a-z0-9_]{0,39})\s*(>=|<=|=)\s*(.{1,200}?)\s*$")
+_FACT = re.compile(r"^ *([a-z][a-z0-9_]{0,39}) *(>=|<=|=)([^\x00-\x1f\x7f]{1,200})$")
 
 
 def _fact_conditions(fact: Any) -> list[tuple[str, str, Any]]:
@@ -1056,6 +1059,9 @@ def _fact_conditions(fact: Any) -> list[tuple[str, str, Any]]:
             raise ArchiveError(f"fact filter {item!r} is not name=value, name>=number or name<=number "
                                "(e.g. turns>=30, contract=3NT)")
         name, op, value = match.groups()
+        value = value.strip(" ")
+        if not value:
+            raise ArchiveError(f"fact filter {item!r} has no value")
         if op != "=":
             try:
                 value = int(value)

@@ -221,21 +221,25 @@ class Uploads:
         return True
 
     # -- statistics ----------------------------------------------------------------------------
-    def listed_stats(self, by: str = "player", name: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
-        """``Archive.stats`` over listed games only, each row keyed by ``name``."""
-        rows = self.archive.stats(by, listed_only=True, name=name, limit=limit)
+    def listed_stats(self, by: str = "player", name: str | None = None, limit: int = 200,
+                     game: str | None = None) -> list[dict[str, Any]]:
+        """``Archive.stats`` over listed games only (of one ``game``, if given), each row keyed by ``name``."""
+        rows = self.archive.stats(by, listed_only=True, name=name, limit=limit, game=game)
         for row in rows:
             row["name"] = row.pop(by)
         return rows
 
-    def seat_games(self, by: str, name: str, limit: int = 300) -> list[tuple[int, str]]:
-        """``(row id, seat)`` of the latest listed games where ``name`` (player or bot) sat."""
+    def seat_games(self, by: str, name: str, limit: int = 300, game: str | None = None) -> list[tuple[int, str]]:
+        """``(row id, seat)`` of the latest listed games (of one ``game``, if given) where
+        ``name`` (player or bot) sat."""
         column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
+        where = [column == name.strip().lower(), Game.listed.is_(True)]
+        if game:
+            where.append(Game.game == game)
         with self.engine.connect() as conn:
             rows = conn.execute(select(GamePlayer.game_id, GamePlayer.seat)
                                 .join(Game, Game.id == GamePlayer.game_id)
-                                .where(column == name.strip().lower(), Game.listed.is_(True))
-                                .order_by(Game.id.desc()).limit(limit)).all()
+                                .where(*where).order_by(Game.id.desc()).limit(limit)).all()
         return [(r.game_id, r.seat) for r in rows]
 
     def raw_by_row(self, row_id: int) -> bytes | None:

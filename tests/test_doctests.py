@@ -39,7 +39,9 @@ WITH_EXAMPLES = (
     "replay.codec", "replay.codec.compact", "replay.codec.intcode", "replay.codec.legacy",
     "replay.codec.links", "replay.codec.measure", "replay.engine", "replay.formats.bridgebot_text",
     "replay.formats.lin", "replay.formats.pbn", "replay.game", "replay.log", "replay.logger",
-    "replay.rules", "viewer.app", "viewer.assets", "viewer.charts", "viewer.ratelimit", "viewer.view",
+    "replay.rules", "viewer.app", "viewer.assets", "viewer.games.floating_bridge.charts", "viewer.ratelimit",
+    "viewer.view", "replay.games", "replay.games.base", "replay.games.floating_bridge", "replay.games.uno_lite",
+    "replay.codec.generic", "replay.games.uno_lite.codec",
 )
 
 

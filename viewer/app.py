@@ -79,6 +79,9 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.jinja_env.filters["contract_symbol"] = contract_symbol
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    from .games import init_app as init_games
+
+    init_games(app)  # boards' templates (games/<game>/...) and has_asset()
 
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:

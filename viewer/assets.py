@@ -1,5 +1,8 @@
 """Static files with content hashes in their names, and plotly.js from the plotly package.
 
+Besides ``viewer/static``, each game's board folder contributes its ``static/`` files under
+``games/<game>/`` (``games/floating-bridge/board.js``; see ``viewer.games``).
+
 Every asset is served as ``/static/<stem>.<hash><suffix>`` (``viewer.3f9a1c0b2e.js``), so it
 can be cached for a year: a changed file gets a new name. ``plotly.min.js`` is not copied into
 the repository; it is read from the installed ``plotly`` package's data.
@@ -66,10 +69,14 @@ class Asset:
 class Assets:
     """The static files the viewer serves, by logical name."""
 
-    def __init__(self, directory: Path = STATIC_DIR, extra: dict[str, Path] | None = None):
+    def __init__(self, directory: Path = STATIC_DIR, extra: dict[str, Path] | None = None, games: bool = True):
         self.by_name: dict[str, Asset] = {}
         files = {p.relative_to(directory).as_posix(): p for p in sorted(directory.rglob("*")) if p.is_file()}
         files.setdefault(PLOTLY_NAME, plotly_path())
+        if games:
+            from .games import static_files
+
+            files.update(static_files())
         files.update(extra or {})
         for name, path in files.items():
             if name.startswith(".") or path.suffix == ".pyc":

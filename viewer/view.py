@@ -1,14 +1,16 @@
-"""What a replay page shows: a ``GameReplay`` turned into plain data for templates and JSON.
+"""What a replay page shows: a judged game turned into plain data for templates and JSON.
 
-The viewer never re-implements rules: everything here reads the engine's steps, findings and
-result. :func:`build_view` gives the server-rendered position (the no-JavaScript page), the
-auction and play tables with the step index of every call and card, and the compact per-step
-JSON that the stepping script reads from the page.
+This module is game-neutral: it finds the game's board (``viewer.games``) from the replay's
+registered game and lets the board build its part. :func:`build_view` gives the template
+context (the server-rendered position, the no-JavaScript page, and the compact per-step JSON
+that the board's script reads from the page); :func:`page_json` gives a page's JSON twin.
 
 >>> from replay.bots import play_game
 >>> view = build_view(ViewedGame(play_game(seed=3).replay(), names={}))
 >>> view["banner"]["contract"], view["step"]["index"] == len(view["data"]["steps"]) - 1
 ('1♠', True)
+>>> view["board"].game, [p for p, _ in view["perspectives"]]
+('floating-bridge', ['all', 'N', 'E', 'S', 'W'])
 """
 
 from __future__ import annotations
@@ -16,20 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.cards import SEATS, SUIT_SYMBOLS, Card
-from replay.game import GameReplay
+from .games import Board, board_of
 
-SEAT_NAMES = [s.name for s in SEATS]
-PERSPECTIVES = ("all", "N", "E", "S", "W")
-RED_SUITS = ("D", "H")
+MAX_PERSPECTIVE = 20
 
 
 @dataclass
 class ViewedGame:
     """A game as a page shows it: the replay plus where it came from and who played."""
 
-    replay: GameReplay
-    names: dict[str, str] = field(default_factory=dict)  # seat letter -> player name
+    replay: Any  # a judged game (``replay.games.base.Replay``): bridge's GameReplay, UNO's UnoReplay...
+    names: dict[str, str] = field(default_factory=dict)  # seat -> player name
     code: str | None = None  # the canonical replay code, for /r/ pages
     public_id: str | None = None  # the archive's id, for /g/ pages
     path: str = ""  # the page's own path (/r/<code> or /g/<id>), without query
@@ -38,205 +37,74 @@ class ViewedGame:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def board(self) -> Board:
+        return board_of(self.replay)
+
+    @property
     def title(self) -> str:
-        r = self.replay
-        if r.contract is None:
-            what = "passed out" if r.end_reason == "passed_out" else "no contract"
-        else:
-            what = f"{r.contract.symbol} by {r.declarer.full_name}"
-        return f"Floating bridge: {what}"
+        return self.board.title(self)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(self.replay.game.seats)
 
 
-def card_parts(text: str) -> dict[str, str]:
-    card = Card.parse(text)
-    rank = "10" if text[1:] == "T" else text[1:]
-    return {"code": text, "suit": "CDHS"[card.suit],
-            "symbol": SUIT_SYMBOLS[card.suit], "rank": rank, "red": "CDHS"[card.suit] in RED_SUITS}
-
-
-def hand_by_suit(cards: list[str]) -> list[dict[str, Any]]:
-    """A hand as suit rows, spades first, high cards first."""
-    rows = []
-    for suit in "SHDC":
-        in_suit = [c for c in cards if c[0] == suit]
-        in_suit.sort(key=lambda c: -"23456789TJQKA".index(c[1]))
-        rows.append({
-            "suit": suit, "symbol": SUIT_SYMBOLS["CDHS".index(suit)], "red": suit in RED_SUITS,
-            "ranks": ["10" if c[1] == "T" else c[1] for c in in_suit],
-        })
-    return rows
-
-
-def _side_targets(replay: GameReplay) -> tuple[int | None, int | None]:
-    return replay.result.needed, replay.result.defenders_needed
-
-
-def compact_steps(replay: GameReplay) -> list[dict[str, Any]]:
-    """``steps_json()`` without what the page can work out (keeps the page small)."""
-    out = []
-    for s in replay.steps_json():
-        step = {
-            "i": s["i"], "k": s["kind"], "s": s["seat"], "a": s["action"], "x": s["text"],
-            "h": [s["hands"][n] for n in SEAT_NAMES],
-            "tr": s["trick"], "tn": s["trick_number"],
-            "tw": [s["tricks_won"][n] for n in SEAT_NAMES],
-            "ds": s["declarer_side_tricks"], "df": s["defender_tricks"],
-            "pr": s["partner_revealed"], "ta": s["to_act"], "ph": s["phase"], "w": s["trick_winner"],
-        }
-        if s["t"] is not None:
-            step["t"] = s["t"]
-        out.append(step)
-    return out
-
-
-def auction_rows(replay: GameReplay, marks: dict[int, list[dict[str, Any]]]) -> list[list[dict[str, Any] | None]]:
-    """Calls in rows under N/E/S/W: the first row starts in the first bidder's column."""
-    rows: list[list[dict[str, Any] | None]] = []
-    row: list[dict[str, Any] | None] = [None] * 4
-    last_col = -1
-    for step in replay.steps:
-        if step.kind != "call":
-            continue
-        col = int(step.seat)
-        if col <= last_col:
-            rows.append(row)
-            row = [None] * 4
-        row[col] = {"step": step.index, "text": step.action.symbol, "pass": step.action.is_pass,
-                    "red": step.action.strain is not None and step.action.strain in (1, 2),
-                    "findings": marks.get(step.index, [])}
-        last_col = col
-    if any(row):
-        rows.append(row)
-    return rows
-
-
-def play_rows(replay: GameReplay, marks: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Tricks in order: the card each seat played, the leader, the winner and step indices."""
-    tricks: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    for step in replay.steps:
-        if step.kind != "play":
-            continue
-        if current is None:
-            current = {"number": len(tricks) + 1, "cells": [None] * 4, "leader": step.seat.name,
-                       "winner": None, "first_step": step.index, "last_step": step.index}
-            tricks.append(current)
-        parts = card_parts(str(step.action))
-        current["cells"][int(step.seat)] = {**parts, "step": step.index, "findings": marks.get(step.index, []),
-                                             "lead": step.seat.name == current["leader"]}
-        current["last_step"] = step.index
-        if step.trick_winner is not None:
-            current["winner"] = step.trick_winner.name
-            cell = current["cells"][int(step.trick_winner)]
-            if cell is not None:
-                cell["won"] = True
-            current = None
-    return tricks
+def step_count(replay: Any) -> int:
+    count = getattr(replay, "step_count", None)
+    return count if isinstance(count, int) else len(replay.steps)
 
 
 def build_view(game: ViewedGame, step: int | None = None, perspective: str = "all",
                reveal: bool = False) -> dict[str, Any]:
-    """Everything the replay template and the page's JSON need."""
+    """Everything the replay template and the page's JSON need.
+
+    ``step`` is clamped to the game's steps (``None``: the last); a ``perspective`` the game
+    does not offer shows all hands; ``reveal`` is an option for boards that read it.
+    """
+    board = game.board
     replay = game.replay
-    last = len(replay.steps) - 1
+    last = step_count(replay) - 1
     index = last if step is None else max(0, min(last, step))
-    current = replay.steps[index]
-    if perspective not in PERSPECTIVES:
+    offered = board.perspectives(replay)
+    if perspective not in {value for value, _ in offered}:
         perspective = "all"
+    options = {"reveal": bool(reveal)}
+    view = board.view(game, index, perspective, options)
 
     findings = [f.to_json() for f in replay.findings]
-    marks: dict[int, list[dict[str, Any]]] = {}
-    for f in findings:
-        marks.setdefault(f["step"], []).append(f)
-
-    needed, defenders_needed = _side_targets(replay)
-    partner_card = None if replay.partner_card is None else str(replay.partner_card)
-    partner_seat = None if replay.partner_seat is None else replay.partner_seat.name
-    declarer = None if replay.declarer is None else replay.declarer.name
-    revealed = reveal or current.partner_revealed or (perspective != "all" and perspective == partner_seat)
-    partner_step = None
-    if replay.partner_card is not None:
-        for s in replay.steps:
-            if s.kind == "play" and s.action == replay.partner_card:
-                partner_step = s.index
-                break
-
-    seats = []
-    for seat in SEATS:
-        name = game.names.get(seat.name)
-        cards = [str(c) for c in current.hand_cards(seat)]
-        visible = perspective in ("all", seat.name)
-        seats.append({
-            "seat": seat.name, "full": seat.full_name, "name": name,
-            "declarer": seat.name == declarer,
-            "partner": revealed and seat.name == partner_seat and partner_seat != declarer,
-            "to_act": current.to_act is not None and current.to_act == seat,
-            "visible": visible, "count": len(cards),
-            "suits": hand_by_suit(cards) if visible else [],
-            "tricks": current.tricks_won[seat],
-        })
-    trick = [{"seat": s.name, **card_parts(str(c)),
-              "won": current.trick_winner is not None and s == current.trick_winner}
-             for s, c in current.trick]
-
-    r = replay.result
-    banner = {
-        "contract": None if replay.contract is None else replay.contract.symbol,
-        "contract_red": replay.contract is not None and replay.contract.strain in (1, 2),
-        "declarer": declarer,
-        "declarer_full": None if replay.declarer is None else replay.declarer.full_name,
-        "partner_card": None if partner_card is None else card_parts(partner_card),
-        "needed": needed, "defenders_needed": defenders_needed,
-        "declarer_side": current.declarer_side_tricks if revealed else None,
-        "defenders": current.defender_tricks if revealed else None,
-        "rules": replay.rules.name, "end": replay.end_reason,
-        "winner": r.winner, "over_under": r.over_under,
-    }
-
-    data = {
-        "steps": compact_steps(replay),
-        "game": {
-            "seats": SEAT_NAMES,
-            "names": {s: game.names.get(s) for s in SEAT_NAMES},
-            "declarer": declarer, "partner_card": partner_card, "partner_seat": partner_seat,
-            "partner_step": partner_step,
-            "contract": banner["contract"], "needed": needed, "defenders_needed": defenders_needed,
-            "findings": findings, "rules": replay.rules.name, "end": replay.end_reason,
-            "winner": r.winner, "checked": replay.checked,
-        },
-        "initial": {"step": step, "perspective": perspective, "reveal": reveal},
-    }
-    return {
+    view["step"] = {**view["step"], "index": index, "last": last,
+                    "findings": [f for f in findings if f["step"] == index]}
+    view["data"]["board"] = board.game
+    view["data"].setdefault("chapters", {"ends": [], "before": None})
+    view["data"]["initial"] = {"step": step, "perspective": perspective, "reveal": bool(reveal)}
+    view.update({
         "game": game,
+        "board": board,
         "title": game.title,
-        "seats": seats,
-        "trick": trick,
-        "step": {"index": index, "last": last, "text": current.text, "kind": current.kind,
-                 "phase": current.phase, "trick_number": current.trick_number,
-                 "findings": marks.get(index, [])},
-        "banner": banner,
-        "auction": auction_rows(replay, marks),
-        "partner_call": next(({"step": s.index, "seat": s.seat.full_name, "card": card_parts(str(s.action)),
-                               "findings": marks.get(s.index, [])}
-                              for s in replay.steps if s.kind == "partner"), None),
-        "tricks": play_rows(replay, marks),
         "findings": findings,
         "perspective": perspective,
-        "reveal": reveal,
-        "data": data,
-    }
+        "perspectives": offered,
+        "reveal": bool(reveal),
+    })
+    return view
+
+
+def build_charts(game: ViewedGame) -> list[dict[str, Any]]:
+    """The game's charts (plotly figures), in page order."""
+    return game.board.charts(game.replay)
 
 
 def page_json(game: ViewedGame) -> dict[str, Any]:
     """The JSON twin of a replay page: the judged game, its steps and its players."""
     replay = game.replay
+    board = game.board
     return {
         "code": game.code,
         "id": game.public_id,
         "path": game.path,
-        "names": {s: game.names.get(s) for s in SEAT_NAMES},
+        "names": {s: game.names.get(s) for s in game.seats},
         "started_at": game.started_at,
         **game.extra,
         "replay": replay.to_json(),
-        "steps": replay.steps_json(),
+        "steps": board.steps_json(replay) if board.steps_json else replay.steps_json(),
     }

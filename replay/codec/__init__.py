@@ -66,7 +66,7 @@ def encode(game) -> str:
     if getattr(log, "format", None) == "floating-bridge/1":
         return encode_bridge(game)
     if not hasattr(log, "format"):
-        raise TypeError(f"encode() takes a game log or a judged replay, not {type(game).__name__}")
+        raise TypeError(f"encode() takes a GameLog or a GameReplay (of any game), not {type(game).__name__}")
     return encode_game(game)
 
 

@@ -72,7 +72,7 @@ def test_plotly_is_served_from_the_plotly_package(client, app):
 
 
 def test_charts_follow_the_engine():
-    from viewer.charts import build_charts
+    from viewer.games.floating_bridge.charts import build_charts
 
     from .conftest import load
 

@@ -20,12 +20,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from replay.engine import FINDING_KINDS
 from replay.log import json_schema as log_json_schema
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response
+from ..games import game_titles
 from .games import END_REASONS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
+from .games import FINDING_KINDS as ALL_FINDING_KINDS
 from .stats import stats_json
 from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
 from .upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
@@ -311,9 +312,16 @@ def _text_query(name: str, description: str) -> dict[str, Any]:
 
 # A date from year 1 on (there is no year 0 to filter by).
 DAY = {"type": "string", "format": "date", "pattern": "^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-"}
+FACT = {"type": "string", "maxLength": MAX_TEXT,
+        "pattern": "^ *[a-z][a-z0-9_]{0,39} *(?:=[^\\x00-\\x1f\\x7f]*[^ \\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*|(?:>=|<=) *-?[0-9]{1,18} *)$"}
 GAME_FILTERS = [
+    _query("game", "one game's games", {"type": "string", "enum": list(game_titles())}),
     _text_query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
     _text_query("bot", "a bot name, with or without its version"),
+    _text_query("winner", "games a seat with this name, platform id or bot won"),
+    {**_query("fact", "one of the game's own facts: name=value, or name>=n / name<=n for numbers "
+                      "(turns>=30, contract=3NT, winner=P1)", dict(FACT)),
+     "x-must-be": "name=value, name>=number or name<=number"},
     _text_query("rules", "a rules name (bridgebot, all-tricks, ...)"),
     {**_query("contract", "a contract: a level 1-7 and a strain (C, D, H, S or NT), such as 3S or 2NT",
               {"type": "string", "pattern": "^[1-7](?:[CDHScdhs\u2663\u2666\u2665\u2660]|[Nn][Tt]?)$"}),
@@ -321,7 +329,7 @@ GAME_FILTERS = [
     _query("declarer", "the declarer's seat", {"type": "string", "enum": ["N", "E", "S", "W"]}),
     _query("result", "who won", {"type": "string", "enum": ["declarer", "defenders"]}),
     _query("end_reason", "how the game ended", {"type": "string", "enum": list(END_REASONS)}),
-    _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(FINDING_KINDS)}),
+    _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(ALL_FINDING_KINDS)}),
     _query("has_findings", "only games with (yes) or without (no) findings", {"type": "string", "enum": ["yes", "no"]}),
     _query("from", "started on or after this day", dict(DAY)),
     _query("to", "started on or before this day", dict(DAY)),
@@ -357,7 +365,8 @@ def openapi_document() -> dict[str, Any]:
         "type": "object",
         "required": ["url", "triage_url", "rules", "players", "end_reason", "findings", "finding_kinds"],
         "properties": {
-            "id": {"type": "string"}, "url": {"type": "string"}, "triage_url": {"type": "string"},
+            "id": {"type": "string"}, "game": {"type": "string"}, "seats": {"type": "array", "items": {"type": "string"}},
+            "url": {"type": "string"}, "triage_url": {"type": "string"},
             "started_at": NULL_STR, "rules": {"type": "string"}, "players": players,
             "contract": NULL_STR, "declarer": NULL_STR,
             "result": {"enum": ["declarer", "defenders", None]}, "end_reason": {"type": "string"},

@@ -1,7 +1,9 @@
 """``/games``: browse the public archive with filters, sorting and pages; ``/games.json`` too.
 
-Filters (query parameters): ``player`` (name or platform id, ``*`` wildcards), ``bot`` (with
-or without version), ``rules``, ``contract`` (``3S``, ``3NT``), ``declarer`` (seat),
+Filters (query parameters): ``game`` (a registered game's name: ``floating-bridge``,
+``uno-lite``), ``player`` (name or platform id, ``*`` wildcards), ``bot`` (with
+or without version), ``winner`` (a winning seat's name, id or bot), ``fact`` (one of the game's
+own facts: ``turns>=30``, ``contract=3NT``, ``winner=P1``), ``rules``, ``contract`` (``3S``, ``3NT``), ``declarer`` (seat),
 ``result`` (``declarer``/``defenders``), ``end_reason``, ``finding_kind``, ``has_findings``
 (``yes``/``no``), ``from`` and ``to`` (dates, ``to`` inclusive). ``sort`` is
 ``started_at``, ``ingested_at`` or ``findings``, ``-`` in front for descending; ``page`` and
@@ -17,16 +19,19 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from replay.engine import FINDING_KINDS
 from replay.rules import PRESETS
 
 from ..app import PageError, get_archive
+from ..games import game_titles, seat_order, vocabulary
 
 bp = Blueprint("games", __name__)
 
-END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
+#: every installed game's end reasons and finding kinds (one definition each: the games')
+END_REASONS = vocabulary("end_reasons")
+FINDING_KINDS = vocabulary("finding_kinds")
 SORTS = ("-started_at", "started_at", "-ingested_at", "ingested_at", "-findings", "findings")
-TEXT_FILTERS = ("player", "bot", "rules", "contract", "declarer", "result", "end_reason", "finding_kind")
+TEXT_FILTERS = ("game", "player", "bot", "winner", "fact", "rules", "contract", "declarer", "result", "end_reason",
+                "finding_kind")
 PARAMS = (*TEXT_FILTERS, "has_findings", "from", "to", "sort", "page", "per_page")
 DEFAULT_PER_PAGE = 25
 MAX_PER_PAGE = 100
@@ -65,6 +70,8 @@ def parse_query(args) -> dict[str, Any]:
         if any(ord(ch) < 32 or 0xD800 <= ord(ch) < 0xE000 for ch in value):
             raise PageError(f"{name} may not contain control characters", 400, "Bad filter")
         filters[name] = value
+    if filters.get("game") and filters["game"] not in game_titles():
+        raise PageError(f"game must be one of {', '.join(game_titles())}, not {filters['game']!r}", 400, "Bad filter")
     if filters.get("declarer") and filters["declarer"].upper() not in ("N", "E", "S", "W"):
         raise PageError(f"declarer must be a seat (N, E, S or W), not {filters['declarer']!r}", 400, "Bad filter")
     if filters.get("result") and filters["result"] not in ("declarer", "defenders"):
@@ -98,6 +105,8 @@ def game_json(item) -> dict[str, Any]:
                for s, p in (item.players or {}).items()}
     return {
         "id": item.public_id,
+        "game": item.game,
+        "seats": seat_order(item.game, players),
         "url": f"/g/{item.public_id}",
         "triage_url": f"/g/{item.public_id}/triage",
         "started_at": item.started_at.isoformat().replace("+00:00", "Z") if item.started_at else None,
@@ -150,6 +159,7 @@ def games_page() -> Response:
     data = listing(request.args)
     json_link = "/games.json" + ("?" + request.query_string.decode("latin-1") if request.query_string else "")
     html = render_template("games.html", data=data, args=request.args, finding_kinds=list(FINDING_KINDS),
+                           games=game_titles(),
                            end_reasons=END_REASONS, rules_presets=sorted(PRESETS), sorts=SORTS,
                            json_link=json_link)
     response = Response(html, mimetype="text/html")

@@ -19,11 +19,12 @@ from replay.cards import ReplayError
 from replay.codec import CodeError, decode, encode, is_legacy_code
 from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
 from replay.formats.lin import to_lin
+from replay.formats.pbn import ENCODING as PBN_ENCODING
 from replay.formats.pbn import to_pbn
 from replay.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
-from ..view import PERSPECTIVES, ViewedGame, build_view, page_json
+from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json
 
 bp = Blueprint("replay", __name__)
 MAX_CODE = 4096
@@ -123,7 +124,7 @@ def view_options(args) -> dict[str, Any]:
     theme = args.get("theme", "auto")
     return {
         "step": int(step) if step.isascii() and step.isdigit() and len(step) < 6 else None,
-        "perspective": perspective if perspective in PERSPECTIVES else "all",
+        "perspective": perspective if len(perspective) <= MAX_PERSPECTIVE else "all",  # the board checks it
         "reveal": args.get("reveal", "") in ("1", "true", "yes", "on"),
         "theme": theme if theme in THEMES else "auto",
     }
@@ -135,8 +136,6 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     base = request.host_url.rstrip("/")
     page_url = base + game.path + (f"?{game.query}" if game.query else "")
     embed_path = "/embed" + game.path + (f"?{game.query}" if game.query else "")
-    from .. import charts
-
     links = {
         "page": page_url,
         "json": game.path + ".json" + (f"?{game.query}" if game.query else ""),
@@ -145,10 +144,11 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
         "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
         "full": game.path + (f"?{game.query}" if game.query else ""),
     }
-    for fmt in EXPORTS:
-        links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
-    return render_template(template, **view, links=links, theme=options["theme"],
-                           charts=charts.build_charts(game.replay), **extra)
+    for fmt in game.board.exports:
+        if fmt in EXPORTS:
+            links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
+    return render_template(template, **view, v=view, links=links, theme=options["theme"],
+                           charts=build_charts(game), **extra)
 
 
 class PageCache:
@@ -296,12 +296,17 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 
 
 def _export(game: ViewedGame, fmt: str) -> Response:
+    if fmt not in game.board.exports or fmt not in EXPORTS:
+        raise PageError(f"{game.board.game} games cannot be written as {fmt.upper()}", 404)
     try:
         text = EXPORTS[fmt](game.replay.log)
     except ReplayError as exc:
         raise PageError(f"this game cannot be written as {fmt.upper()}: {exc}", 422, "Cannot export") from None
     name = (game.code or game.public_id or "game")[:40]
-    mimetype = "application/x-bridge-pbn" if fmt == "pbn" else "application/x-bridge-lin"
-    response = _download(text, mimetype, f"{name}.{fmt}")
+    if fmt == "pbn":  # PBN 2.1 export format: ISO-8859-1 (to_pbn already keeps to it)
+        response = _download(text.encode(PBN_ENCODING), "application/x-bridge-pbn", f"{name}.pbn")
+        response.charset = PBN_ENCODING
+        return response
+    response = _download(text, "application/x-bridge-lin", f"{name}.{fmt}")
     response.charset = "utf-8"
     return response

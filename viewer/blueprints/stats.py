@@ -1,9 +1,10 @@
 """``/stats``: per bot or per player, over public games: games, declarer success rate,
 findings per 100 games and think time, with plotly charts; ``/stats.json`` too.
 
-``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one. Think time is the time from
-the previous logged event to a seat's own call or card, over that name's latest
-:data:`THINK_SAMPLE` games (logs without times add nothing).
+``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one; ``game`` (a registered
+game's name) to one game's games. Think time is the time from the previous logged event to a
+seat's own move (a call, a card, a draw...), over that name's latest :data:`THINK_SAMPLE`
+games (logs without times add nothing).
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from replay.log import BidEvent, PartnerEvent, PlayEvent, read_logs
+from replay.log import read_logs
 
 from ..app import PageError
+from ..games import game_titles
 from .upload import uploads
 
 bp = Blueprint("stats", __name__)
 THINK_SAMPLE = 300
+#: logged events that are not a seat's own move
+NOT_MOVES = ("chat", "trick")
 MAX_NAMES = 200
 CHART_NAMES = 20
 
@@ -53,15 +57,17 @@ class ThinkCache:
 
 
 def think_times(log) -> dict[str, list[int]]:
-    """Milliseconds each seat took for each of its calls and cards (when the log has times)."""
+    """Milliseconds each seat took for each of its moves (when the log has times), any game:
+    a move is an event with a seat that is not chat (nor bridge's trick announcement)."""
     out: dict[str, list[int]] = {}
     previous = 0
     for event in log.events:
         t = getattr(event, "t", None)
         if t is None:
             continue
-        if isinstance(event, (BidEvent, PartnerEvent, PlayEvent)) and t >= previous:
-            out.setdefault(event.seat.name, []).append(t - previous)
+        seat = getattr(event, "seat", None)
+        if seat is not None and getattr(event, "type", None) not in NOT_MOVES and t >= previous:
+            out.setdefault(getattr(seat, "name", None) or str(seat), []).append(t - previous)
         previous = t
     return out
 
@@ -73,16 +79,16 @@ def _cache() -> ThinkCache:
     return found
 
 
-def name_think_times(by: str, name: str) -> list[int]:
+def name_think_times(by: str, name: str, game: str | None = None) -> list[int]:
     cache = _cache()
     times: list[int] = []
-    for row_id, seat in uploads().seat_games(by, name, THINK_SAMPLE):
+    for row_id, seat in uploads().seat_games(by, name, THINK_SAMPLE, game=game):
         times.extend(cache.get(row_id).get(seat, []))
     return times
 
 
-def stats_rows(by: str, name: str | None) -> list[dict[str, Any]]:
-    rows = uploads().listed_stats(by, name=name, limit=MAX_NAMES)
+def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[str, Any]]:
+    rows = uploads().listed_stats(by, name=name, limit=MAX_NAMES, game=game)
     out = []
     for i, row in enumerate(rows):
         games, declarer = row["games"], row["declarer"]
@@ -95,7 +101,7 @@ def stats_rows(by: str, name: str | None) -> list[dict[str, Any]]:
             "think_ms_median": None, "think_ms_mean": None, "moves_timed": 0,
         }
         if i < CHART_NAMES or name:
-            times = name_think_times(by, row["name"])
+            times = name_think_times(by, row["name"], game)
             if times:
                 entry["think_ms_median"] = int(statistics.median(times))
                 entry["think_ms_mean"] = int(statistics.fmean(times))
@@ -137,6 +143,15 @@ def stats_charts(rows: list[dict[str, Any]], name: str | None) -> list[dict[str,
     return charts
 
 
+def parse_game(args) -> str | None:
+    """The ``game`` parameter: a registered game's name, or None for every game."""
+    game = (args.get("game") or "").strip() or None
+    titles = game_titles()
+    if game is not None and game not in titles:
+        raise PageError(f"game must be one of {', '.join(titles)}, not {game[:40]!r}", 400, "Bad parameter")
+    return game
+
+
 def parse_stats_query(args) -> tuple[str, str | None]:
     by = args.get("by") or "bot"
     if by not in ("bot", "player"):
@@ -151,16 +166,21 @@ def parse_stats_query(args) -> tuple[str, str | None]:
 
 def stats_json(args) -> dict[str, Any]:
     by, name = parse_stats_query(args)
-    rows = stats_rows(by, name)
+    game = parse_game(args)
+    rows = stats_rows(by, name, game)
     if name and not rows:
         raise PageError(f"no public games with the {by} {name!r}", 404, "Not found")
-    return {"by": by, "name": name, "rows": rows}
+    out: dict[str, Any] = {"by": by, "name": name, "rows": rows}
+    if game is not None:
+        out["game"] = game
+    return out
 
 
 @bp.get("/stats")
 def stats_page() -> Response:
     data = stats_json(request.args)
-    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"]))
+    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"]),
+                           games=game_titles())
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response

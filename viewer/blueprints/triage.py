@@ -26,10 +26,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from replay.log import BidEvent, ChatEvent, PartnerEvent, PlayEvent, TrickEvent
-
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive
+from ..games import NoBoardError, board_for, seat_order
 from .upload import game_by_token, uploads
 
 bp = Blueprint("triage", __name__)
@@ -43,17 +42,20 @@ TIMELINE_PAGE = 200
 # --- the triage data ---------------------------------------------------------------------------
 
 def _event_text(event) -> tuple[str, str | None]:
-    if isinstance(event, BidEvent):
-        return "bid", str(event.bid)
-    if isinstance(event, PartnerEvent):
-        return "partner", str(event.card)
-    if isinstance(event, PlayEvent):
-        return "play", str(event.card)
-    if isinstance(event, TrickEvent):
-        return "trick", event.winner.name
-    if isinstance(event, ChatEvent):
-        return "chat", event.text
-    return getattr(event, "type", "?"), None
+    """An event's type and what it carries, for any game: a call, a card, a trick's winner, a
+    chat line (``bid``, ``card``, ``winner``, ``text``, whichever the event has)."""
+    kind = getattr(event, "type", None) or "?"
+    # as the log writes it (a game's card may be a number inside, "R5" in its log)
+    written = event.model_dump(mode="json") if hasattr(event, "model_dump") else vars(event)
+    for attribute in ("bid", "card", "winner", "text"):
+        value = written.get(attribute)
+        if value is not None:
+            return kind, str(value)
+    return kind, None
+
+
+def _seat(value) -> str | None:
+    return None if value is None else (getattr(value, "name", None) or str(value))
 
 
 def clock(ms: int | None) -> str | None:
@@ -64,30 +66,35 @@ def clock(ms: int | None) -> str | None:
 
 
 def timeline(replay) -> list[dict[str, Any]]:
-    """One row per logged event: time, think time, step, and what the engine made of it."""
+    """One row per logged event: time, think time, step, and what the engine made of it.
+
+    Any game: a move is an event with a seat that is not chat; a bridge trick announcement
+    also shows the winner the engine worked out (``disagrees`` when they differ)."""
     by_event: dict[int, list[dict[str, Any]]] = {}
     for number, f in enumerate(replay.findings):
         if f.event is not None:
             by_event.setdefault(f.event, []).append({"number": number, "kind": f.kind, "message": f.message})
+    event_steps = getattr(replay, "event_steps", None) or []
     rows = []
     previous: int | None = None
     for i, event in enumerate(replay.log.events):
         kind, text = _event_text(event)
         t = getattr(event, "t", None)
-        step = replay.event_steps[i] if i < len(replay.event_steps) else None
-        seat = getattr(event, "seat", None)
+        step = event_steps[i] if i < len(event_steps) else None
+        seat = _seat(getattr(event, "seat", None))
         row: dict[str, Any] = {
-            "event": i, "type": kind, "seat": None if seat is None else seat.name, "text": text,
+            "event": i, "type": kind, "seat": seat, "text": text,
             "t": t, "clock": clock(t), "think_ms": None, "step": step, "findings": by_event.get(i, []),
         }
         if t is not None:
-            if kind in ("bid", "partner", "play"):
+            if seat is not None and kind not in ("chat", "trick"):
                 row["think_ms"] = t - (previous or 0)
             previous = t
         if kind == "trick":
             computed = None
-            if step is not None and replay.steps[step].trick_winner is not None:
-                computed = replay.steps[step].trick_winner.name
+            if step is not None:
+                winner = getattr(replay.steps[step], "trick_winner", None)
+                computed = _seat(winner)
             row["announced_winner"] = text
             row["computed_winner"] = computed
             row["disagrees"] = computed != text
@@ -126,7 +133,7 @@ def _page_of_step(replay, step: int) -> int:
 def triage_data(archived, base: str, log_url: str, step_arg: str | None,
                 page_arg: str | None = None, past_end_status: int = 400) -> dict[str, Any]:
     replay = archived.replay()
-    last = len(replay.steps) - 1
+    last = replay.step_count - 1
     selected = _number_arg(step_arg, "step", 0, last, "Bad step")
     if selected is not None and selected > last:
         raise PageError(f"this game has steps 0 to {last}; there is no step {selected}", past_end_status,
@@ -158,7 +165,9 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
     name = (archived.public_id or "game") + ".json" if archived.listed else "game.json"
     return {
         "title": f"Triage: {archived.game_id or 'game'}",
-        "game": {"game_id": archived.game_id, "rules": archived.rules, "players": archived.players,
+        "game": {"game": archived.game, "seats": seat_order(archived.game, archived.players),
+                 "has_contract": "contract" in _listing_fields(archived.game),
+                 "game_id": archived.game_id, "rules": archived.rules, "players": archived.players,
                  "contract": archived.contract, "declarer": archived.declarer, "result": archived.result,
                  "end_reason": archived.end_reason, "checked": replay.checked, "listed": archived.listed,
                  "started_at": archived.started_at.isoformat() if archived.started_at else None},
@@ -179,6 +188,13 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
         "last_step": last,
         "state": step_state(replay, selected),
     }
+
+
+def _listing_fields(game: str) -> tuple[str, ...]:
+    try:
+        return board_for(game).listing_fields
+    except NoBoardError:
+        return ()
 
 
 def compact_json(value: dict[str, Any]) -> str:

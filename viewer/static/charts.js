@@ -1,6 +1,8 @@
-/* Per-trick charts, drawn after the board: loads plotly.js (served by this app), draws the
+/* A game's charts, drawn after the board: loads plotly.js (served by this app), draws the
    figures embedded in the page (<script type="application/json" id="charts-data">), marks the
-   current step, and jumps to a step when a point is clicked. */
+   current step, and jumps to a step when a point is clicked. Game-neutral: a chart's "mark"
+   other than "step" is placed by the board's chartMark(chart, step), and the board's
+   chartHidden(chart, step) may hide a chart that would give something away. */
 (function () {
   "use strict";
   var section = document.getElementById("charts");
@@ -8,7 +10,6 @@
   if (!section || !dataEl || !window.GameViewer) return;
   var charts = JSON.parse(dataEl.textContent);
   var viewer = window.GameViewer;
-  var G = viewer.game;
   var note = document.getElementById("charts-note");
 
   function dark() {
@@ -17,15 +18,18 @@
   }
 
   function markX(chart, s) {
-    if (chart.mark === "tricks") return s.tw.reduce(function (a, b) { return a + b; }, 0);
-    if (chart.mark === "trick") return s.tn > 0 && (s.ph === "play" || s.ph === "over") ? s.tn : null;
+    var board = viewer.board;
+    if (board && board.chartMark) {
+      var x = board.chartMark(chart, s);
+      if (x !== undefined) return x;
+    }
     if (chart.mark === "step") return s.i;
     return null;
   }
 
   function markShape(chart, x) {
     if (x === null) return null;
-    var half = chart.mark === "trick" || chart.mark === "step" ? 0.5 : 0;
+    var half = chart.band || chart.mark === "step" ? 0.5 : 0;
     return {
       type: half ? "rect" : "line", xref: "x", yref: "paper", x0: x - half, x1: x + half, y0: 0, y1: 1,
       line: { color: "#f59e0b", width: half ? 1 : 2 }, fillcolor: "rgba(245,158,11,0.18)", layer: "below",
@@ -57,7 +61,7 @@
           div.on("plotly_click", function (ev) {
             var p = ev && ev.points && ev.points[0];
             if (!p || p.customdata === null || p.customdata === undefined) return;
-            if (chart.id === "hands") return;
+            if (chart.clickable === false) return;
             viewer.go(p.customdata);
           });
         });
@@ -70,11 +74,9 @@
       pending = requestAnimationFrame(function () {
         pending = null;
         drawn.forEach(function (chart) {
-          if (chart.id === "race") {
-            // the sides' counts would give the partner away: hidden like the banner's
-            var box = document.getElementById("chart-race");
-            var hide = G.partner_seat && G.partner_seat !== G.declarer && !viewer.revealed();
-            box.classList.toggle("chart-hidden", !!hide);
+          var board = viewer.board;
+          if (board && board.chartHidden) {
+            document.getElementById("chart-" + chart.id).classList.toggle("chart-hidden", !!board.chartHidden(chart, s));
           }
           if (!chart.mark) return;
           var shape = markShape(chart, markX(chart, s));
@@ -85,7 +87,7 @@
     viewer.onStep(update);
     update(viewer.step, viewer.steps[viewer.step]);
     section.classList.add("charts-ready");
-    if (note) note.textContent = "Click a point or a cell to jump to that trick. The current step is marked.";
+    if (note) note.textContent = note.getAttribute("data-ready") || "Click a point to jump there. The current step is marked.";
   }
 
   var s = document.createElement("script");

@@ -3,7 +3,8 @@
 Figures are built here from a ``GameReplay`` and drawn in the page by plotly.js (served by
 the app). Each point carries the step index it stands for in ``customdata``, so a click jumps
 there; ``mark`` says how the page marks the current step (``"tricks"``: x is tricks finished,
-``"trick"``: x is the trick under way, ``"step"``: x is the step index).
+``"trick"``: x is the trick under way, both placed by ``board.js``; ``"step"``: x is the step
+index), ``band`` marks a column rather than a line, and ``clickable: False`` charts do not jump.
 
 >>> from replay.bots import play_game
 >>> charts = build_charts(play_game(seed=3).replay())
@@ -147,7 +148,8 @@ def trick_map(replay: GameReplay) -> dict[str, Any] | None:
     layout = _layout("Trick map (★ won the trick)", showlegend=False,
                      xaxis={"title": {"text": "trick"}, "dtick": 1, "fixedrange": True},
                      yaxis={"fixedrange": True}, height=230)
-    return {"id": "tricks", "title": "Trick map", "mark": "trick", "figure": {"data": data, "layout": layout}}
+    return {"id": "tricks", "title": "Trick map", "mark": "trick", "band": True,
+            "figure": {"data": data, "layout": layout}}
 
 
 def hand_strength(replay: GameReplay) -> dict[str, Any]:
@@ -174,7 +176,8 @@ def hand_strength(replay: GameReplay) -> dict[str, Any]:
                      yaxis={"title": {"text": "points"}, "fixedrange": True},
                      xaxis2={"domain": [0.55, 1], "anchor": "y2", "fixedrange": True},
                      yaxis2={"anchor": "x2", "title": {"text": "cards"}, "range": [0, 13], "fixedrange": True})
-    return {"id": "hands", "title": "Hand strength", "mark": None, "figure": {"data": data, "layout": layout}}
+    return {"id": "hands", "title": "Hand strength", "mark": None, "clickable": False,
+            "figure": {"data": data, "layout": layout}}
 
 
 def think_time(replay: GameReplay) -> dict[str, Any] | None:

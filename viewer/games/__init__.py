@@ -1,0 +1,200 @@
+"""Boards: each game's part of the viewer, found by convention from the registry's game name.
+
+A game registered as ``floating-bridge`` (``replay.games``) has its board in the package
+``viewer.games.floating_bridge`` (dashes become underscores). That package defines ``BOARD``,
+a :class:`Board`, and holds:
+
+- ``templates/board.html``: Jinja macros the shell calls (see :class:`Board`), served as
+  ``games/<game>/board.html``;
+- ``static/board.js``: the drawing script, served content-hashed as ``games/<game>/board.js``;
+  it registers a renderer with the stepper (``GameViewer.register({...})``);
+- any other static files its template or script needs (``games/<game>/<file>``).
+
+The neutral viewer (``viewer.view``, the replay and embed pages, ``stepper.js``,
+``charts.js``) never names a game: adding one is a new folder here and nothing else.
+
+>>> board = board_for("floating-bridge")
+>>> board.template_name, board.script_name, board.chapter
+('games/floating-bridge/board.html', 'games/floating-bridge/board.js', 'trick')
+>>> package_of("uno-lite")
+'viewer.games.uno_lite'
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from jinja2 import BaseLoader, ChoiceLoader, PrefixLoader, TemplateNotFound
+
+if TYPE_CHECKING:  # pragma: no cover
+    from flask import Flask
+
+    from ..view import ViewedGame
+
+GAMES_DIR = Path(__file__).resolve().parent
+
+
+class NoBoardError(LookupError):
+    """A game that has no board in this viewer."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a game brings to the viewer.
+
+    ``view(game, index, perspective, options)`` gives the template context of the page at step
+    ``index`` (already clamped) from ``perspective`` (already checked against
+    ``perspectives``): at least ``step`` (``{"text": ...}``) and ``data`` (what the page embeds
+    for the board's script: ``steps``, ``game``, ``chapters``: ``{"ends": [...], "before": n}``,
+    the steps that end each chapter and the step before the first one, for the ↑/↓ keys).
+    ``charts(replay)`` gives plotly figures (``id``, ``title``, ``mark``, ``figure``).
+
+    The template defines the macros ``main(v)`` (the board above the controls), ``options(v)``
+    (extra view options beside the perspective select; may be empty), ``record(v)`` (the side
+    column: the game's record with ``data-step`` links) and ``embed_record(v)``.
+    """
+
+    game: str  # the registry's name
+    title: Callable[["ViewedGame"], str]
+    view: Callable[..., dict[str, Any]]
+    charts: Callable[[Any], list[dict[str, Any]]]
+    perspectives: Callable[[Any], list[tuple[str, str]]]  # (value, label); "all" first
+    chapter: str = "step"  # what ↑/↓ move by: "trick", "turn"
+    description: str = "step through the game"
+    exports: tuple[str, ...] = ()  # replay.formats modules that can write this game
+    steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
+    options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
+    listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def folder(self) -> str:
+        return self.game
+
+    @property
+    def template_name(self) -> str:
+        return f"games/{self.game}/board.html"
+
+    @property
+    def script_name(self) -> str:
+        return f"games/{self.game}/board.js"
+
+
+def package_of(name: str) -> str:
+    """The board package of a registered game's name."""
+    return "viewer.games." + name.replace("-", "_")
+
+
+def directory_of(name: str) -> Path:
+    return GAMES_DIR / name.replace("-", "_")
+
+
+_boards: dict[str, Board] = {}
+
+
+def board_for(name: str) -> Board:
+    """The board of the game registered as ``name`` (``NoBoardError`` if it has none)."""
+    found = _boards.get(name)
+    if found is None:
+        if not name or not all(ch.isalnum() or ch == "-" for ch in name):
+            raise NoBoardError(f"{name!r} is not a game name")
+        if not (directory_of(name) / "__init__.py").is_file():
+            raise NoBoardError(f"this viewer has no board for the game {name!r}")
+        found = importlib.import_module(package_of(name)).BOARD
+        _boards[name] = found
+    return found
+
+
+def game_name(replay: Any) -> str:
+    """The registry name of a judged game's game."""
+    return replay.game.name
+
+
+def board_of(replay: Any) -> Board:
+    return board_for(game_name(replay))
+
+
+def installed_games() -> list[Any]:
+    """The registered games whose packages are installed, in registry order."""
+    from replay.games import get, names
+
+    out = []
+    for name in names():
+        try:
+            out.append(get(name))
+        except ImportError:  # registered, but its package is not in this install
+            continue
+    return out
+
+
+def game_titles() -> dict[str, str]:
+    """Every registered game's name and title, in registry order (a game whose package is not
+    installed keeps its name as its title)."""
+    from replay.games import names
+
+    titles = {g.name: g.title for g in installed_games()}
+    return {name: titles.get(name, name) for name in names()}
+
+
+def vocabulary(attribute: str) -> tuple[str, ...]:
+    """The union over installed games of a vocabulary (``end_reasons``, ``finding_kinds``), in
+    registry order, each word once."""
+    words: dict[str, None] = {}
+    for g in installed_games():
+        words.update(dict.fromkeys(getattr(g, attribute, ()) or ()))
+    return tuple(words)
+
+
+def seat_order(name: str | None, seats: Any) -> list[str]:
+    """A listed game's seats: its game's seats in table order, then any other stored ones."""
+    stored = list(seats or ())
+    try:
+        from replay.games import get
+
+        order = list(get(name).seats) if name else []
+    except (LookupError, ImportError):
+        order = []
+    return order + [s for s in stored if s not in order]
+
+
+# --- templates and static files ----------------------------------------------------------------
+
+class GameTemplateLoader(BaseLoader):
+    """``<game>/<file>`` -> ``viewer/games/<package>/templates/<file>``."""
+
+    def get_source(self, environment, template: str):
+        name, _, rest = template.partition("/")
+        if not rest or not name or not all(ch.isalnum() or ch == "-" for ch in name):
+            raise TemplateNotFound(template)
+        base = directory_of(name) / "templates"
+        path = (base / rest).resolve()
+        if base.resolve() not in path.parents or not path.is_file():
+            raise TemplateNotFound(template)
+        source = path.read_text("utf-8")
+        mtime = path.stat().st_mtime
+        return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime
+
+
+def init_app(app: "Flask") -> None:
+    """Serve ``games/<game>/<file>`` templates from the game folders; ``has_asset(name)`` for
+    templates that include a board's optional files."""
+    app.jinja_loader = ChoiceLoader([app.jinja_loader, PrefixLoader({"games": GameTemplateLoader()})])  # type: ignore[method-assign,list-item]
+    assets = app.extensions["assets"]
+    app.jinja_env.globals["has_asset"] = lambda name: name in assets.by_name
+
+
+def static_files() -> dict[str, Path]:
+    """Every game folder's static files as ``games/<game>/<file>`` -> path (for ``viewer.assets``)."""
+    files: dict[str, Path] = {}
+    for folder in sorted(GAMES_DIR.iterdir()):
+        static = folder / "static"
+        if not (folder / "__init__.py").is_file() or not static.is_dir():
+            continue
+        name = folder.name.replace("_", "-")
+        for path in sorted(static.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                files[f"games/{name}/{path.relative_to(static).as_posix()}"] = path
+    return files

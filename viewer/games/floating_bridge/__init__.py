@@ -1,0 +1,33 @@
+"""Floating bridge's board: the table of four hands, the trick, the auction and play tables,
+and the per-trick charts. The ↑/↓ keys move by trick.
+
+>>> BOARD.game, BOARD.chapter, BOARD.exports
+('floating-bridge', 'trick', ('pbn', 'lin'))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import Board
+from .charts import build_charts
+from .view import board_view, perspectives, title
+
+
+def _steps_json(replay: Any) -> list[dict[str, Any]]:
+    return replay.steps_json()
+
+
+BOARD = Board(
+    game="floating-bridge",
+    title=title,
+    view=board_view,
+    charts=build_charts,
+    perspectives=perspectives,
+    chapter="trick",
+    description="step through the auction and every trick",
+    exports=("pbn", "lin"),
+    steps_json=_steps_json,
+    options=("reveal",),
+    listing_fields=("contract", "declarer", "result"),
+)
