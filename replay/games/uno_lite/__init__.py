@@ -76,7 +76,10 @@ class UnoLite:
 
     def selfplay(self, seed: int, bots: Sequence[str] = ("greedy", "random"), **options: Any) -> UnoLog:
         """A seeded bot game's log (options: ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
-        return play_game(seed, bots=tuple(bots), **options)
+        bots = tuple(bots)
+        if len(bots) == 1:  # one bot named: it plays both seats
+            bots = bots * 2
+        return play_game(seed, bots=bots, **options)
 
     def __repr__(self) -> str:
         return "<game uno-lite/1: UNO Lite>"
