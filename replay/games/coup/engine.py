@@ -311,6 +311,30 @@ class CoupState:
                 self.coins[actor] += taken
         self.phase = IDLE
 
+    def _settled_coins(self) -> list[int]:
+        """Every seat's coins once the open action resolves (the position is not changed)."""
+        if self.phase != WINDOW or self.blocked or self.action not in ("F", "T", "S"):
+            return self.coins
+        coins = list(self.coins)
+        if self.action == "F":
+            coins[self.actor] += 2
+        elif self.action == "T":
+            coins[self.actor] += 3
+        elif self.alive[self.target]:
+            taken = min(2, coins[self.target])
+            coins[self.target] -= taken
+            coins[self.actor] += taken
+        return coins
+
+    def settle(self) -> list[Finding]:
+        """Resolve an open action that nothing opposes now (as the next action would): its coins move.
+
+        Bots call it before choosing an action, so that they see the coins they will have."""
+        if self.stopped or self.over or self.phase != WINDOW or self._missing() is not None:
+            return []
+        self._resolve_window()
+        return self._flush_checks()
+
     def _flush_checks(self) -> list[Finding]:
         if not self.checks:
             return []
@@ -353,13 +377,14 @@ class CoupState:
             why = f"{name} is out of the game" if not self.alive[s] else f"{seats[mover]} is to move"
             return self._fatal("out_of_turn", s, index, f"{name} {verb} out of turn ({why})")
         cost = COST.get(action, 0)
-        if self.coins[s] < cost:
-            return self._fatal("not_enough_coins", s, index,
-                               f"{name} {verb} with {self.coins[s]} coins; it needs {cost}")
+        # the open action (if any) resolves first: its coins count for this turn
+        coins = self._settled_coins()[s]
+        if coins < cost:
+            return self._fatal("not_enough_coins", s, index, f"{name} {verb} with {coins} coins; it needs {cost}")
         findings: list[Finding] = []
-        if action != "C" and self.coins[s] >= MUST_COUP:
+        if action != "C" and coins >= MUST_COUP:
             findings.append(Finding(self.steps + 1, "must_coup", name,
-                                    f"{name} {verb} holding {self.coins[s]} coins: with {MUST_COUP} or more "
+                                    f"{name} {verb} holding {coins} coins: with {MUST_COUP} or more "
                                     "a seat must coup", index))
         t = -1
         if action in TARGETED:
