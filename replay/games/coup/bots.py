@@ -114,7 +114,7 @@ class HonestBot(Bot):
             return ("action", state.seats[s], "A", self.strongest(state, s, [e[3] for e in by["A"]]))
         if hidden[DUKE]:
             return by["T"][0]
-        if hidden[CAPTAIN] and "S" in by:
+        if hidden[CAPTAIN] and "S" in by and self.rng.random() < 0.5:  # a steal may be blocked again and again
             rich = [e for e in by["S"] if state.coins[state.index[e[3]]] >= 2]
             if rich:
                 return max(rich, key=lambda e: state.coins[state.index[e[3]]])

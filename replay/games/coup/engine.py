@@ -60,6 +60,7 @@ FINDING_KINDS: dict[str, bool] = {
 #: the phases of a turn
 IDLE, WINDOW, CHALLENGED, REVEALED, NEED_LOSE = range(5)
 PHASE_NAMES = ("idle", "window", "challenged", "revealed", "need_lose")
+_CARD_EVENTS = frozenset(("block", "reveal", "replace", "lose"))
 GAME_EVENTS = frozenset(("action", "challenge", "block", "reveal", "replace", "lose", "exchange", "leave"))
 
 
@@ -205,10 +206,16 @@ class CoupState:
         kind = event.type
         if kind == "chat":
             return []
-        return self.apply_event(
-            kind, event.seat, action=getattr(event, "action", None), target=getattr(event, "target", None),
-            card=getattr(event, "card", None), drawn=getattr(event, "drawn", None),
-            kept=getattr(event, "kept", None), coins=getattr(event, "coins", None), index=index)
+        # each event type's own fields only (a missing attribute is slow on an open pydantic model)
+        if kind == "action":
+            return self.apply_event(kind, event.seat, action=event.action, target=event.target, index=index)
+        if kind in _CARD_EVENTS:
+            return self.apply_event(kind, event.seat, card=event.card, index=index)
+        if kind == "exchange":
+            return self.apply_event(kind, event.seat, drawn=event.drawn, kept=event.kept, index=index)
+        if kind == "coins":
+            return self.apply_event(kind, event.seat, coins=event.coins, index=index)
+        return self.apply_event(kind, event.seat, index=index)
 
     # -- setup ----------------------------------------------------------------------------------
     def check_setup(self) -> list[Finding]:
@@ -372,7 +379,7 @@ class CoupState:
     def _action(self, s: int, action: str, target: str | None, index: int | None) -> list[Finding]:
         seats, name = self.seats, self.seats[s]
         mover = self.mover
-        verb = f"declares {ACTION_NAMES[action]}"
+        verb = _DECLARES[action]
         if s != mover:
             why = f"{name} is out of the game" if not self.alive[s] else f"{seats[mover]} is to move"
             return self._fatal("out_of_turn", s, index, f"{name} {verb} out of turn ({why})")
@@ -779,6 +786,7 @@ def _demote(findings: list[Finding]) -> list[Finding]:
     return [Finding(f.step - 1, f.kind, f.seat, f.message, f.event, f.fatal) for f in findings]
 
 
+_DECLARES = {a: f"declares {ACTION_NAMES[a]}" for a in ACTIONS}
 _VERB = {"action": "declares an action", "challenge": "challenges", "block": "blocks", "reveal": "reveals a card",
          "replace": "draws a replacement", "lose": "loses an influence", "exchange": "exchanges cards",
          "leave": "leaves"}

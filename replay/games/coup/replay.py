@@ -297,21 +297,21 @@ def _run(log: CoupLog, record_steps: bool):
 
 def _snapshot(state: CoupState, kind: str, event, number, turn_start: int, claim=None, bluff=None,
               alive_before=None) -> Step:
-    seat = getattr(event, "seat", None)
+    seat = event.seat if event is not None else None
     s = state.index.get(seat, -1) if seat is not None else -1
     out = bool(alive_before is not None and s >= 0 and alive_before[s] and not state.alive[s])
     hands = tuple(tuple(k for k in range(KINDS) for _ in range(h[k])) for h in state.hidden)
     return Step(
         index=state.steps, kind=kind, seat=seat, event=number,
-        action=getattr(event, "action", None), target=getattr(event, "target", None),
-        card=getattr(event, "card", None), claim=claim, bluff=bluff,
+        action=event.action if kind == "action" else None, target=event.target if kind == "action" else None,
+        card=event.card if kind in ("block", "reveal", "replace", "lose") else None, claim=claim, bluff=bluff,
         drawn=tuple(event.drawn) if kind == "exchange" else None,
         kept=tuple(event.kept) if kind == "exchange" else None, out=out,
         hands=hands, influence=tuple(state.influence), faceup=tuple(tuple(f) for f in state.faceup),
         coins=tuple(state.coins), alive=tuple(state.alive), deck=tuple(state.deck), to_act=state.to_act,
         phase=state.phase_name, turn=state.turns,
         winner=None if state.winner is None else state.seats[state.winner],
-        t=getattr(event, "t", None), seats=state.seats, turn_start=turn_start)
+        t=event.t if event is not None else None, seats=state.seats, turn_start=turn_start)
 
 
 def _end_reason(state: CoupState, log: CoupLog, findings: list[Finding], winner: str | None) -> str:
