@@ -3,11 +3,11 @@
 >>> from replay.games.coup.bots import play_game
 >>> replay = CoupReplay.from_log(play_game(seed=7, bots=("honest", "bluffer", "random")))
 >>> replay.findings, replay.end_reason, replay.winners, replay.eliminated
-([], 'completed', ['2'], ['3', '1'])
+([], 'completed', ['1'], ['3', '2'])
 >>> replay.steps[0].text_for(None)
-'The cards are dealt: 3 seats, 2 cards and 2 coins each; 1 moves first'
+'The cards are dealt: 3 seats, 2 cards and 2 coins each; 2 moves first'
 >>> replay.outcome().facts
-{'turns': 14, 'players': 3, 'winner': '2'}
+{'turns': 14, 'players': 3, 'winner': '1'}
 
 One step per game event (action, challenge, block, reveal, replace, lose, exchange, leave);
 ``turn_text`` gives the whole turn so far in one sentence, e.g. "2 steals from 3, claiming
