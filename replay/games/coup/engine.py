@@ -642,10 +642,11 @@ class CoupState:
         return []
 
     def finish(self) -> list[Finding]:
-        """The log has ended: the host's coin counts still waiting are checked against the position."""
+        """The log has ended: an open action that nothing opposes resolves (its coins move), and the
+        host's coin counts still waiting are checked against the position."""
         if self.stopped:
             return []
-        return self._flush_checks()
+        return self.settle() + self._flush_checks()
 
     # -- queries (codecs, bots) -----------------------------------------------------------------
     def actions_for(self, s: int) -> list[tuple]:
