@@ -34,6 +34,8 @@ class Coup:
     major: ClassVar[int] = 1
     #: seat names the self-play and the examples use; a log's seats are its player ids
     seats: ClassVar[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6")
+    #: the seats a table may have (``selfplay --players``)
+    player_counts: ClassVar[tuple[int, int]] = (2, 6)
     finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = CoupLog
