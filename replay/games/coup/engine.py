@@ -646,7 +646,11 @@ class CoupState:
         host's coin counts still waiting are checked against the position."""
         if self.stopped:
             return []
-        return self.settle() + self._flush_checks()
+        if self.over and self.phase == REVEALED and not self.claim_is_block:
+            self.phase = WINDOW  # the game ended on a failed challenge: the action stood
+        if self.phase == WINDOW and self._missing() is None:
+            self._resolve_window()
+        return self._flush_checks()
 
     # -- queries (codecs, bots) -----------------------------------------------------------------
     def actions_for(self, s: int) -> list[tuple]:
