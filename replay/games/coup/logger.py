@@ -7,9 +7,9 @@
 >>> logger.challenge("2"); logger.reveal("1", "D"); logger.lose("2", "E"); logger.replace("1", "A")
 >>> logger.action("2", "S", target="1")
 >>> logger.illegal("2", "ACT|2|C|1", reason="needs 7 coins")
->>> replay = logger.end("cancelled")
+>>> replay = logger.end("cancelled")   # the steal nobody opposed resolves when the log ends
 >>> [f.kind for f in replay.findings], replay.end_reason, replay.coins
-(['refused_message'], 'cancelled', {'1': 5, '2': 2})
+(['refused_message'], 'cancelled', {'1': 3, '2': 4})
 
 ``end()`` saves the log (when the logger has a directory) atomically with
 ``replay.logger.save_log`` and returns the ``CoupReplay``. Nothing refuses an illegal action: a

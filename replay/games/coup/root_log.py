@@ -70,7 +70,7 @@ def looks_like(text: str) -> bool:
         if number >= LOOK_LINES:
             break
         found = _match(line)
-        if found and _SPLIT.split(found[1], 1)[0].upper() in COMMANDS:
+        if found and _SPLIT.split(found[1], 1)[0] in COMMANDS:
             return True
     return False
 
@@ -129,7 +129,7 @@ class _Reader:
     def received(self, number: int, player: str, msg: str) -> None:
         self.check_unread(player)
         fields = [f for f in _SPLIT.split(msg) if f]
-        command = fields[0].upper()
+        command = fields[0]
         try:
             slot = self.receive_command(number, player, command, fields)
         except LogFormatError as exc:
@@ -196,7 +196,7 @@ class _Reader:
     def sent(self, number: int, to: str | None, msg: str, broadcast: bool) -> bool:
         """A message the Root sent; returns False once the log is closed (``EXIT``)."""
         fields = [f for f in _SPLIT.split(msg) if f]
-        command = fields[0].upper()
+        command = fields[0]
         if command not in COMMANDS:
             raise self.fail(number, f"{fields[0]!r} is not a message of the CoupBots protocol")
         if command == "EXIT":
