@@ -134,8 +134,10 @@ def _game_names() -> list[str]:
               help="Floating bridge only: the rules preset (default bridgebot).")
 @click.option("--interrupt-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Chance that a game is cancelled or times out part way.")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Seats at the table, for games with a variable number (Coup: 2-6); bots sit round-robin.")
 def selfplay(game_name: str, games: int, seed: int, out_dir: str, bot: str, bot_list: str | None,
-             rules_name: str | None, interrupt_rate: float) -> None:
+             rules_name: str | None, interrupt_rate: float, players: int | None) -> None:
     """Play seeded games between bots and save their logs as a bot using its logger would."""
     from rich.progress import Progress
 
@@ -152,6 +154,13 @@ def selfplay(game_name: str, games: int, seed: int, out_dir: str, bot: str, bot_
         if game_name != "floating-bridge":
             raise UserError(f"--rules is for floating bridge; {game.title} has one set of rules")
         options["rules"] = rules_name
+    if players is not None:
+        low, high = getattr(game, "player_counts", (None, None))
+        if low is None:
+            raise UserError(f"--players is for games with a variable number of seats; {game.title} has a fixed table")
+        if not low <= players <= high:
+            raise UserError(f"{game.title} has {low} to {high} seats, not {players}")
+        options["players"] = players
     ends: dict[str, int] = {}
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"playing {games} {game.title} games", total=games)

@@ -583,6 +583,17 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
     stripped = text.strip()
     if not stripped:
         return [LogEntry(name, data, error=LogFormatError("empty input: no game in it", name))]
+    if not stripped.startswith(("{", "[")):
+        # a text format one of the registered games reads (its ``readers``: ``looks_like``, ``read``)
+        from .games import get, names
+
+        for reader in (r for game in names() for r in getattr(get(game), "readers", ())):
+            if reader.looks_like(text):
+                try:
+                    return [LogEntry(name, data, log=reader.read(text, name))]
+                except LogFormatError as exc:
+                    exc.source = name
+                    return [LogEntry(name, data, error=exc)]
     # one JSON document, or JSON lines
     try:
         whole = json.loads(stripped)

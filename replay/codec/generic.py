@@ -118,10 +118,16 @@ def from_text(code: str) -> tuple[str, bool, int]:
 
 # --- the payload -----------------------------------------------------------------------------
 
+#: event types a code leaves out (it never carries chat)
+DROPPED = frozenset(("chat",))
+
+
 def _action_key(event: Any) -> tuple:
-    data = event.model_dump(mode="json", exclude_none=True) if hasattr(event, "model_dump") else dict(event)
+    """What identifies a move: its fields but the time, lists taken as multisets."""
+    data = event.model_dump(mode="json", exclude_none=True)
     data.pop("t", None)
-    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in data.items()))
+    return tuple(sorted((k, json.dumps(sorted(v) if isinstance(v, list) else v, sort_keys=True))
+                        for k, v in data.items()))
 
 
 def _is_action(game, event) -> bool:
@@ -148,11 +154,16 @@ def _compact_payload(game, log) -> int | None:
     stoppable = end is None or end.reason != "completed"
     w = DigitWriter()
     w.put(end_digit, len(reasons) + 2)
-    game.setup_codec.write(w, log)
+    try:
+        game.setup_codec.write(w, log)
+    except ValueError:  # a setup the compact form cannot say: the raw form keeps it
+        return None
     state, _ = game.start(log)
     for index, event in enumerate(log.events):
         if not _is_action(game, event):
-            continue
+            if event.type in DROPPED:
+                continue
+            return None  # an event a compact code cannot say (a player leaving, a host's count...)
         options = game.legal_events(state)
         keys = [_action_key(o) for o in options]
         try:
@@ -162,6 +173,8 @@ def _compact_payload(game, log) -> int | None:
         w.put(digit, len(options) + stoppable)
         if state.push(event, index):
             return None
+    if hasattr(state, "finish") and state.finish():
+        return None
     if stoppable and not state.over and game.legal_events(state):
         options = game.legal_events(state)
         w.put(len(options), len(options) + 1)
@@ -287,7 +300,9 @@ def information_bits(log) -> float:
     state, _ = game.start(log)
     for index, event in enumerate(log.events):
         if not _is_action(game, event):
-            continue
+            if event.type in DROPPED:
+                continue
+            return None  # an event a compact code cannot say (a player leaving, a host's count...)
         options = game.legal_events(state)
         bits += log2(len(options)) if options else 0.0
         state.push(event, index)

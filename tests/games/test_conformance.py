@@ -136,8 +136,8 @@ def _game_content(log) -> dict:
     data = log.to_json_dict()
     for key in ("players", "game_id", "started_at", "meta"):
         data.pop(key, None)
-    data["events"] = [{k: v for k, v in e.items() if k != "t"} for e in data["events"]
-                      if e["type"] not in ("chat", "trick")]
+    data["events"] = [{k: sorted(v) if isinstance(v, list) else v for k, v in e.items() if k != "t"}
+                      for e in data["events"] if e["type"] not in ("chat", "trick")]
     if isinstance(data.get("hands"), dict):
         data["hands"] = {seat: sorted(cards) for seat, cards in data["hands"].items()}
     if isinstance(data.get("end"), dict):

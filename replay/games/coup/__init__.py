@@ -1,0 +1,112 @@
+"""Coup, the bluffing card game bot championships play: the ``coup/1`` game module.
+
+``GAME`` is what the registry (``replay.games``) hands out:
+
+>>> from replay.games import get
+>>> game = get("coup")
+>>> game.title, game.seats, game.finding_kinds["out_of_turn"], game.finding_kinds["must_coup"]
+('Coup', ('1', '2', '3', '4', '5', '6'), True, False)
+>>> replay = game.judge(game.selfplay(seed=3, bots=("honest", "bluffer", "random")))
+>>> replay.findings, replay.end_reason
+([], 'completed')
+
+The package: ``cards`` (characters and actions), ``log`` (the pydantic models of the format),
+``engine`` (``CoupState``), ``replay`` (``CoupReplay``), ``logger`` (``CoupLogger``), ``bots``
+(self-play) and ``root_log`` (the reader of a CoupBots Root's log file).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+from . import root_log
+from .bots import BOTS, play_game
+from .codec import SETUP_CODEC
+from .engine import FINDING_KINDS, CoupState
+from .log import END_REASONS, CoupLog, json_schema, parse
+from .log import EVENT_MODELS
+from .replay import CoupReplay
+
+
+class Coup:
+    """The Coup game module (``replay.games.base.GameModule``)."""
+
+    name: ClassVar[str] = "coup"
+    title: ClassVar[str] = "Coup"
+    major: ClassVar[int] = 1
+    #: seat names the self-play and the examples use; a log's seats are its player ids
+    seats: ClassVar[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6")
+    #: the seats a table may have (``selfplay --players``)
+    player_counts: ClassVar[tuple[int, int]] = (2, 6)
+    finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
+    Log: ClassVar[type] = CoupLog
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: text formats ``replay.log.read_logs`` recognises by content (``looks_like``/``read``)
+    readers: ClassVar[tuple[Any, ...]] = (root_log,)
+    #: the first character of this game's replay codes (``replay/codec/generic.py``)
+    code_marker: ClassVar[str] = "k"
+    #: the log events that are moves (a digit each in a code); ``chat`` is left out of codes
+    action_events: ClassVar[frozenset[str]] = frozenset(
+        ("action", "challenge", "block", "reveal", "lose", "replace", "exchange"))
+    setup_codec: ClassVar[Any] = SETUP_CODEC
+
+    def parse(self, data: dict[str, Any], source: str | None = None) -> CoupLog:
+        """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``."""
+        return parse(data, source)
+
+    def judge(self, log: CoupLog) -> CoupReplay:
+        return CoupReplay.from_log(log)
+
+    def json_schema(self) -> dict[str, Any]:
+        return json_schema()
+
+    def start(self, log: CoupLog) -> tuple[CoupState, list]:
+        """The position after the deal, and the deal's findings."""
+        seats = log.seat_order
+        state = CoupState(seats, [log.hands[s] for s in seats], log.first_player)
+        return state, state.check_setup()
+
+    def legal_events(self, state: CoupState) -> list[Any]:
+        """Every event that may come next (any seat may challenge or block): each ``legal()``
+        entry, a replacement once per character that can be drawn, and an exchange once per
+        pair that can be drawn and set of cards that can then be kept."""
+        out = []
+        for entry in state.legal():
+            kind = entry[0]
+            if kind == "replace":
+                out.extend(_event(state.event_for(entry, card=c)) for c in state.draw_choices())
+            elif kind == "exchange":
+                for drawn in _pairs(state.deck):
+                    out.extend(_event(state.event_for(entry, drawn=drawn, kept=kept))
+                               for kept in state.keep_choices(drawn))
+            else:
+                out.append(_event(state.event_for(entry)))
+        return out
+
+    def selfplay(self, seed: int, bots: Sequence[str] = ("honest", "bluffer"), **options: Any) -> CoupLog:
+        """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
+        return play_game(seed, bots=tuple(bots), **options)
+
+    def __repr__(self) -> str:
+        return "<game coup/1: Coup>"
+
+
+def _pairs(deck) -> list[tuple[int, int]]:
+    """The sorted pairs of characters two draws from the deck can give."""
+    kinds = [k for k in range(len(deck)) if deck[k]]
+    return [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or deck[a] >= 2]
+
+
+def _event(ev) -> Any:
+    """A light engine event as the log's own event model."""
+    fields = {k: v for k, v in ev._asdict().items() if v is not None}
+    for key in ("drawn", "kept"):
+        if key in fields:
+            fields[key] = list(fields[key])
+    return EVENT_MODELS[ev.type].model_construct(**fields)
+
+
+GAME = Coup()
+
+__all__ = ["GAME", "Coup", "CoupLog", "CoupReplay", "parse", "play_game"]

@@ -1,0 +1,400 @@
+"""Log format ``coup/1``: the pydantic models, the reader and the canonical writer.
+
+The contract is ``shared/spec/coup.md`` (see ``docs/games/coup.md``); the JSON Schema
+``docs/coup.schema.json`` is generated from these models. The envelope (``format``, ``game_id``,
+``started_at``, ``players``, ``events``, ``end``, ``meta``, ``t`` times, unknown fields kept)
+works as in the floating bridge format. Seats are the protocol's player ids as strings; the
+order in which ``players`` lists them is the table order. Cards are read liberally:
+
+>>> log = parse({"format": "coup/1", "players": {"1": {"name": "Ann"}, "2": {"name": "Bo"}},
+...              "first_player": "1", "hands": {"1": ["duke", "C"], "2": ["E", "Contessa"]},
+...              "events": [{"type": "action", "seat": 1, "action": "tax"}]})
+>>> log.seat_order, log.hands["1"], log.to_json_dict()["hands"], log.to_json_dict()["events"]
+(('1', '2'), [0, 3], {'1': ['D', 'C'], '2': ['E', 'E']}, [{'type': 'action', 'seat': '1', 'action': 'T'}])
+>>> parse({"format": "coup/1", "first_player": "1", "hands": {"1": ["D", "K"], "2": []}, "events": []})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: hands.1[1]: 'K' is not a Coup card (D, A, B, C, E or a character's name)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from replay.log import LogFormatError, Player
+
+from .cards import ACTIONS, CARD_TEXT, DECK_SIZE, CardParseError, parse_action, parse_card
+
+FORMAT = "coup/1"
+END_REASONS = ("completed", "cancelled", "timeout")
+EVENT_TYPES = ("action", "challenge", "block", "reveal", "replace", "lose", "exchange", "illegal",
+               "leave", "chat", "coins")
+MIN_SEATS, MAX_SEATS = 2, 6
+#: practical caps that keep hostile input cheap (a 6-seat bot game has about 150 events)
+MAX_GAME_EVENTS = 20_000
+MAX_CHAT = 2_000
+MAX_EVENTS = MAX_GAME_EVENTS + MAX_CHAT
+MAX_TEXT = 4000
+_SEAT_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,40}")
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _card(value: Any) -> int:
+    try:
+        return parse_card(value)
+    except CardParseError as exc:
+        raise PydanticCustomError("card", "{text}", {"text": str(exc)}) from None
+
+
+def _action(value: Any) -> str:
+    try:
+        return parse_action(value)
+    except CardParseError as exc:
+        raise PydanticCustomError("action", "{text}", {"text": str(exc)}) from None
+
+
+def _seat(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str):
+        key = value.strip()
+        if _SEAT_NAME.fullmatch(key):
+            return key
+    raise PydanticCustomError("seat", "{text} is not a seat name (a player id: letters, digits, _ . : -)",
+                              {"text": _short_repr(value)})
+
+
+CardField = Annotated[
+    int,
+    PlainValidator(_card),
+    PlainSerializer(CARD_TEXT.__getitem__, return_type=str),
+    WithJsonSchema({"type": "string", "description": "a character: D (Duke), A (Assassin), B (Ambassador), "
+                    "C (Captain), E (Contessa); readers also take the full name, any case"}),
+]
+ActionField = Annotated[
+    str,
+    PlainValidator(_action),
+    WithJsonSchema({"type": "string", "enum": list(ACTIONS),
+                    "description": "I income, F foreign aid, C coup, T tax, A assassinate, S steal, X exchange"}),
+]
+SeatField = Annotated[
+    str,
+    PlainValidator(_seat),
+    WithJsonSchema({"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,40}$",
+                    "description": "a seat: the protocol's player id, e.g. \"1\""}),
+]
+Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
+
+
+class _Open(BaseModel):
+    """Unknown extra fields are kept as they are, never an error."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class ActionEvent(_Open):
+    type: Literal["action"]
+    seat: SeatField
+    action: ActionField
+    target: SeatField | None = Field(None, description="the target of a coup, assassination or steal")
+    t: Millis | None = None
+
+
+class ChallengeEvent(_Open):
+    type: Literal["challenge"]
+    seat: SeatField
+    t: Millis | None = None
+
+
+class BlockEvent(_Open):
+    type: Literal["block"]
+    seat: SeatField
+    card: CardField = Field(description="the character the blocker claims")
+    t: Millis | None = None
+
+
+class RevealEvent(_Open):
+    type: Literal["reveal"]
+    seat: SeatField
+    card: CardField
+    t: Millis | None = None
+
+
+class ReplaceEvent(_Open):
+    type: Literal["replace"]
+    seat: SeatField
+    card: CardField = Field(description="the card drawn after a reveal")
+    t: Millis | None = None
+
+
+class LoseEvent(_Open):
+    type: Literal["lose"]
+    seat: SeatField
+    card: CardField = Field(description="the card turned face up")
+    t: Millis | None = None
+
+
+class ExchangeEvent(_Open):
+    type: Literal["exchange"]
+    seat: SeatField
+    drawn: list[CardField] = Field(min_length=2, max_length=2, description="the two cards drawn")
+    kept: list[CardField] = Field(max_length=4, description="the cards kept (as many as the seat's influence)")
+    t: Millis | None = None
+
+
+class IllegalEvent(_Open):
+    type: Literal["illegal"]
+    seat: SeatField
+    message: str = Field(max_length=MAX_TEXT, description="the message the host refused")
+    reason: str | None = Field(None, max_length=MAX_TEXT)
+    t: Millis | None = None
+
+
+class LeaveEvent(_Open):
+    type: Literal["leave"]
+    seat: SeatField
+    t: Millis | None = None
+
+
+class ChatEvent(_Open):
+    type: Literal["chat"]
+    seat: SeatField | None = None
+    text: str = Field(max_length=MAX_TEXT)
+    t: Millis | None = None
+
+
+class CoinsEvent(_Open):
+    """The host's coin count for a seat (CoupBots' ``COINS`` line), checked once the turn resolved."""
+
+    type: Literal["coins"]
+    seat: SeatField
+    coins: int = Field(ge=0, le=10_000)
+    t: Millis | None = None
+
+
+Event = Annotated[
+    Union[ActionEvent, ChallengeEvent, BlockEvent, RevealEvent, ReplaceEvent, LoseEvent, ExchangeEvent,
+          IllegalEvent, LeaveEvent, ChatEvent, CoinsEvent],
+    Field(discriminator="type"),
+]
+#: each event type's model, by its ``type``
+EVENT_MODELS: dict[str, type[BaseModel]] = {
+    model.model_fields["type"].annotation.__args__[0]: model
+    for model in (ActionEvent, ChallengeEvent, BlockEvent, RevealEvent, ReplaceEvent, LoseEvent, ExchangeEvent,
+                  IllegalEvent, LeaveEvent, ChatEvent, CoinsEvent)
+}
+
+
+class End(_Open):
+    reason: Literal["completed", "cancelled", "timeout"]
+    winner: SeatField | None = Field(None, description="the winner as the host announced it (checked)")
+    t: Millis | None = None
+
+
+class CoupLog(_Open):
+    """One Coup game (``coup/1``)."""
+
+    format: Literal["coup/1"] = Field(description="game and major version of this format")
+    game_id: str | None = Field(None, max_length=200, description="the host's own id for the game")
+    started_at: datetime | None = Field(None, description="ISO 8601 time the cards were dealt")
+    players: dict[SeatField, Player] = Field(default_factory=dict, description="the seats in table order")
+    first_player: SeatField
+    hands: dict[SeatField, list[CardField]] = Field(description="each seat's two face-down cards as dealt")
+    events: list[Event] = Field(max_length=MAX_EVENTS)
+    end: End | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("hands")
+    @classmethod
+    def _hand_lengths(cls, value: dict[str, list[int]]) -> dict[str, list[int]]:
+        for seat, cards in value.items():
+            if len(cards) > DECK_SIZE:
+                raise PydanticCustomError("hand", "hand of {seat} lists {n} cards: the deck has {cap}",
+                                          {"seat": seat, "n": len(cards), "cap": DECK_SIZE})
+        return value
+
+    @field_validator("started_at")
+    @classmethod
+    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            try:
+                value.astimezone(timezone.utc)
+            except OverflowError:
+                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
+                                          {"text": value.isoformat()}) from None
+        return value
+
+    @model_validator(mode="after")
+    def _seats_agree(self) -> "CoupLog":
+        seats = list(self.players) if self.players else list(self.hands)
+        if self.players and set(self.players) != set(self.hands):
+            raise PydanticCustomError("seats", "hands name the seats {h} but players names {p}",
+                                      {"h": ", ".join(self.hands) or "none", "p": ", ".join(self.players)})
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise PydanticCustomError("seats", "{n} seats: Coup has {lo} to {hi}",
+                                      {"n": len(seats), "lo": MIN_SEATS, "hi": MAX_SEATS})
+        known = set(seats)
+        if self.first_player not in known:
+            raise PydanticCustomError("seats", "first_player {s} is not a seat of this game ({all})",
+                                      {"s": _short_repr(self.first_player), "all": ", ".join(seats)})
+        chats = 0
+        for index, event in enumerate(self.events):
+            if event.type == "chat":
+                chats += 1
+                if event.seat is not None and event.seat not in known:
+                    raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
+                                              {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
+                continue
+            if event.seat not in known:
+                raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
+                                          {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
+            if event.type == "action" and event.target is not None and event.target not in known:
+                raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
+                                          {"i": index, "s": _short_repr(event.target), "all": ", ".join(seats)})
+        if self.end is not None and self.end.winner is not None and self.end.winner not in known:
+            raise PydanticCustomError("seats", "end.winner: {s} is not a seat of this game ({all})",
+                                      {"s": _short_repr(self.end.winner), "all": ", ".join(seats)})
+        if chats > MAX_CHAT:
+            raise PydanticCustomError("too_many_chats", "{n} chat events: at most {cap} are allowed",
+                                      {"n": chats, "cap": MAX_CHAT})
+        if len(self.events) - chats > MAX_GAME_EVENTS:
+            raise PydanticCustomError("too_many_events", "{n} game events: at most {cap} are allowed",
+                                      {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
+        return self
+
+    @field_serializer("started_at")
+    def _iso(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+
+    # -- views
+    @property
+    def seat_order(self) -> tuple[str, ...]:
+        """The seats in table order: as ``players`` lists them (``hands`` when there are no players)."""
+        return tuple(self.players) if self.players else tuple(self.hands)
+
+    def player_name(self, seat: str) -> str | None:
+        player = self.players.get(seat)
+        return player.name if player else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (``None`` fields left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def canonical_json(self, indent: int | None = None) -> str:
+        """One canonical text for the game: the same game always prints the same."""
+        if indent is None:
+            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+    def replay(self):
+        """Judge the game: a ``CoupReplay``."""
+        from .replay import CoupReplay
+
+        return CoupReplay.from_log(self)
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+def _place(loc: tuple[Any, ...]) -> str:
+    """``('hands', '1', 2)`` -> ``hands.1[2]``; the union tag pydantic adds is left out."""
+    parts: list[str] = []
+    for position, item in enumerate(loc):
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item == "[key]":
+            continue
+        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
+            continue
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
+
+
+def _message(error: dict[str, Any]) -> tuple[str | None, str]:
+    kind = error["type"]
+    if kind == "missing":
+        return None, "required field is missing"
+    if kind == "union_tag_invalid":
+        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
+        return None, f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
+    if kind == "union_tag_not_found":
+        return None, "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
+    if kind == "literal_error" and error["loc"] == ("format",):
+        return None, f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "seats" and ": " in error["msg"] and error["msg"].startswith(("events[", "end.")):
+        place, _, text = error["msg"].partition(": ")
+        return place, text
+    return None, error["msg"]
+
+
+def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
+    """Each error of a failed validation as ``(place, message)``."""
+    out = []
+    for e in exc.errors(include_url=False):
+        place, text = _message(e)
+        out.append((place if place is not None else _place(e["loc"]), text))
+    return out
+
+
+def parse(data: dict[str, Any], source: str | None = None) -> CoupLog:
+    """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``.
+
+    >>> parse({"format": "coup/1", "first_player": "1", "hands": {"1": [], "2": []},
+    ...        "events": [{"type": "challenge", "seat": "3"}]})
+    Traceback (most recent call last):
+    ...
+    replay.log.LogFormatError: events[0].seat: '3' is not a seat of this game (1, 2)
+    """
+    if not isinstance(data, dict):
+        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    try:
+        return CoupLog.model_validate(data)
+    except ValidationError as exc:
+        raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``coup/1`` (what ``docs/coup.schema.json`` holds)."""
+    schema = CoupLog.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://game-replay.invalid/coup/v1.schema.json"
+    schema["title"] = "Coup game log, format coup/1"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - tooling
+    import sys
+
+    if sys.argv[1:] == ["--schema"]:
+        sys.stdout.write(json_schema_text())
+    else:
+        print("usage: python -m replay.games.coup.log --schema > docs/coup.schema.json")

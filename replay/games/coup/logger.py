@@ -1,0 +1,206 @@
+"""CoupLogger: what a Coup host (or a bot that hosts) calls while a game is played.
+
+>>> logger = CoupLogger(game_id="champ/r1/g1", players={"1": "Ann", "2": {"name": "honest", "bot": "honest-1"}},
+...                     clock=None)
+>>> logger.deal({"1": ["Duke", "C"], "2": "E E"}, first_player="1")
+>>> logger.action("1", "tax", t=900)
+>>> logger.challenge("2"); logger.reveal("1", "D"); logger.lose("2", "E"); logger.replace("1", "A")
+>>> logger.action("2", "S", target="1")
+>>> logger.illegal("2", "ACT|2|C|1", reason="needs 7 coins")
+>>> replay = logger.end("cancelled")   # the steal nobody opposed resolves when the log ends
+>>> [f.kind for f in replay.findings], replay.end_reason, replay.coins
+(['refused_message'], 'cancelled', {'1': 3, '2': 4})
+
+``end()`` saves the log (when the logger has a directory) atomically with
+``replay.logger.save_log`` and returns the ``CoupReplay``. Nothing refuses an illegal action: a
+buggy game is logged as it happened, and the engine reports its breaches. Cards may be letters,
+names (any case) or card values 0-4; seats are strings (ints are turned into strings).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from replay.cards import ReplayError
+from replay.logger import save_log
+
+from .cards import CARD_TEXT, CardParseError, parse_action, to_card
+from .log import END_REASONS, FORMAT, CoupLog, parse
+
+
+class LoggerStateError(ReplayError):
+    """The logger was used out of order (an event before the deal, anything after end)."""
+
+
+class LoggerInputError(ReplayError, ValueError):
+    """An argument that names no seat, card, action or end reason."""
+
+
+def _seat(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    raise LoggerInputError(f"{value!r} is not a seat (a player id such as '1')")
+
+
+def _card(value: Any) -> str:
+    try:
+        return CARD_TEXT[to_card(value)]
+    except CardParseError as exc:
+        raise LoggerInputError(str(exc)) from None
+
+
+def _cards(values: "Iterable[Any] | str") -> list[str]:
+    if isinstance(values, str):
+        values = values.split(",") if "," in values else values.split()
+    return [_card(v) for v in values]
+
+
+class CoupLogger:
+    """Record one Coup game as ``coup/1``."""
+
+    def __init__(self, *, game_id: str | None = None, players: Mapping[Any, Any] | None = None,
+                 out_dir: "str | os.PathLike[str] | None" = None, started_at: datetime | None = None,
+                 meta: Mapping[str, Any] | None = None, clock: Callable[[], float] | None = time.monotonic):
+        self.game_id = game_id
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.started_at = started_at
+        self.meta = dict(meta or {})
+        self.clock = clock
+        self.players: dict[str, dict[str, Any]] = {}
+        for seat, player in (players or {}).items():
+            self.players[_seat(seat)] = {"name": player} if isinstance(player, str) else dict(player)
+        self._start: float | None = None
+        self._hands: dict[str, list[str]] | None = None
+        self._first_player: str | None = None
+        self._events: list[dict[str, Any]] = []
+        self._end: dict[str, Any] | None = None
+        self.path: Path | None = None
+        self.replay = None
+
+    # -- recording ---------------------------------------------------------------------------
+    def deal(self, hands: "Mapping[Any, Iterable[Any] | str]", first_player: Any) -> None:
+        """Every seat's face-down cards (in table order when there are no ``players``) and who moves first."""
+        self._check_open()
+        self._hands = {_seat(k): _cards(v) for k, v in hands.items()}
+        if self.players and set(self._hands) != set(self.players):
+            raise LoggerInputError("deal() needs a hand for every seat in players, and no others")
+        self._first_player = _seat(first_player)
+        if self.started_at is None:
+            self.started_at = datetime.now(timezone.utc).replace(microsecond=0)
+        self._start = self.clock() if self.clock else None
+
+    def action(self, seat: Any, action: Any, target: Any = None, t: int | None = None) -> None:
+        """The seat to move declares an action (``"T"``, ``"steal"``...), with a target for C, A, S."""
+        try:
+            letter = parse_action(action)
+        except CardParseError as exc:
+            raise LoggerInputError(str(exc)) from None
+        event: dict[str, Any] = {"type": "action", "seat": _seat(seat), "action": letter}
+        if target is not None:
+            event["target"] = _seat(target)
+        self._event(event, t)
+
+    def challenge(self, seat: Any, t: int | None = None) -> None:
+        self._event({"type": "challenge", "seat": _seat(seat)}, t)
+
+    def block(self, seat: Any, card: Any, t: int | None = None) -> None:
+        self._event({"type": "block", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def reveal(self, seat: Any, card: Any, t: int | None = None) -> None:
+        self._event({"type": "reveal", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def replace(self, seat: Any, card: Any, t: int | None = None) -> None:
+        """The card a seat drew after revealing one."""
+        self._event({"type": "replace", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def lose(self, seat: Any, card: Any, t: int | None = None) -> None:
+        self._event({"type": "lose", "seat": _seat(seat), "card": _card(card)}, t)
+
+    def exchange(self, seat: Any, drawn: Any, kept: Any, t: int | None = None) -> None:
+        self._event({"type": "exchange", "seat": _seat(seat), "drawn": _cards(drawn), "kept": _cards(kept)}, t)
+
+    def illegal(self, seat: Any, message: str, reason: str | None = None, t: int | None = None) -> None:
+        """A message the host refused (kept for triage; changes nothing)."""
+        event: dict[str, Any] = {"type": "illegal", "seat": _seat(seat), "message": str(message)}
+        if reason is not None:
+            event["reason"] = str(reason)
+        self._event(event, t)
+
+    def leave(self, seat: Any, t: int | None = None) -> None:
+        self._event({"type": "leave", "seat": _seat(seat)}, t)
+
+    def coins(self, seat: Any, coins: int, t: int | None = None) -> None:
+        """The host's own coin count for a seat (checked against the rules)."""
+        self._event({"type": "coins", "seat": _seat(seat), "coins": int(coins)}, t)
+
+    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
+        event: dict[str, Any] = {"type": "chat"}
+        if seat is not None:
+            event["seat"] = _seat(seat)
+        event["text"] = str(text)
+        self._event(event, t)
+
+    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
+        """Close the log, save it (when the logger has a directory) and return the CoupReplay."""
+        self._check_open()
+        if self._hands is None:
+            raise LoggerStateError("nothing to end: call deal() first")
+        if reason not in END_REASONS:
+            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
+        end: dict[str, Any] = {"reason": reason}
+        if winner is not None:
+            end["winner"] = _seat(winner)
+        self._stamp(end, t)
+        self._end = end
+        log = self.to_log()
+        if self.out_dir is not None:
+            self.path = save_log(log, self.out_dir)
+        self.replay = log.replay()
+        return self.replay
+
+    # -- output ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        if self._hands is None:
+            raise LoggerStateError("nothing to log yet: call deal() first")
+        data: dict[str, Any] = {"format": FORMAT}
+        if self.game_id is not None:
+            data["game_id"] = self.game_id
+        if self.started_at is not None:
+            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+        if self.players:
+            data["players"] = self.players
+        data["first_player"] = self._first_player
+        data["hands"] = self._hands
+        data["events"] = self._events
+        if self._end is not None:
+            data["end"] = self._end
+        if self.meta:
+            data["meta"] = self.meta
+        return data
+
+    def to_log(self) -> CoupLog:
+        return parse(self.to_dict(), self.game_id)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._end is not None:
+            raise LoggerStateError("the game has ended: start a new CoupLogger for the next game")
+
+    def _event(self, event: dict[str, Any], t: int | None) -> None:
+        self._check_open()
+        if self._hands is None:
+            raise LoggerStateError("call deal() before logging events")
+        self._stamp(event, t)
+        self._events.append(event)
+
+    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
+        if t is None and self.clock is not None and self._start is not None:
+            t = int((self.clock() - self._start) * 1000)
+        if t is not None:
+            event["t"] = int(t)
