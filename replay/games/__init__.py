@@ -5,7 +5,7 @@ defines ``GAME`` (a ``replay.games.base.GameModule``). Packages are imported on 
 so reading a bridge log never imports UNO.
 
 >>> [g for g in names()]
-['floating-bridge', 'uno-lite']
+['floating-bridge', 'uno-lite', 'party-cards']
 >>> game_for_format("uno-lite/1").title
 'UNO Lite'
 """
@@ -19,6 +19,7 @@ from typing import Any
 _BUILTIN: dict[str, str] = {
     "floating-bridge": "replay.games.floating_bridge",
     "uno-lite": "replay.games.uno_lite",
+    "party-cards": "replay.games.party_cards",
 }
 
 _loaded: dict[str, Any] = {}
