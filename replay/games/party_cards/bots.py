@@ -205,6 +205,8 @@ def play_game(
         if state.rounds >= MAX_ROUNDS:
             return logger.end("timeout", t=tick(1000, 60000)).log
         [(qid, qtext, pick)] = questions.take(1)
+        while pick > hand_size:  # a hand too small for this question: the bot deals another
+            [(qid, qtext, pick)] = questions.take(1)
         if not log_and_apply("round", seats[czar], (qid, qtext, pick),
                              state_args=(seats[czar], qid, qtext, pick)):
             return interrupted()
