@@ -28,8 +28,6 @@ from typing import Any, Sequence
 
 #: a blank in a question: three or more underscores
 BLANK = re.compile(r"_{3,}")
-#: punctuation that, right after a blank, replaces an answer's own final full stop
-_CLOSING = frozenset(".!?,;:")
 POOL_FILE = "cards-v1.json"
 
 
@@ -48,9 +46,10 @@ def fill_blanks(question: str, answers: Sequence[str]) -> list[dict[str, Any]]:
     ``answer`` is the index of the answer a segment shows (``None`` for the question's own
     text), ``blank`` whether the segment stands in a blank. Answers fill the blanks in order;
     an unfilled blank stays ``___``; answers beyond the blanks follow the question, after a
-    space, separated by `` / ``. When a blank is followed by punctuation, a filled answer's
-    final full stop is dropped (``"calls for Bees."`` not ``"calls for Bees.."``). Texts are
-    kept as they are otherwise: escaping is the drawing side's job.
+    space, separated by `` / ``. When the question goes on after a blank, a filled answer's
+    final full stop (one, not an ellipsis) is dropped: ``"I packed A goose for the trip."``,
+    not ``"A goose. for"``. Texts are kept as they are otherwise: escaping is the drawing
+    side's job.
 
     >>> fill_blanks("___", [])
     [{'text': '___', 'answer': None, 'blank': True}]
@@ -63,8 +62,7 @@ def fill_blanks(question: str, answers: Sequence[str]) -> list[dict[str, Any]]:
             segments.append({"text": question[position:match.start()], "answer": None, "blank": False})
         if used < len(answers):
             text = answers[used]
-            after = question[match.end():match.end() + 1]
-            if after and after in _CLOSING and text.endswith(".") and not text.endswith(".."):
+            if match.end() < len(question) and text.endswith(".") and not text.endswith(".."):
                 text = text[:-1]
             segments.append({"text": text, "answer": used, "blank": True})
             used += 1
