@@ -1,4 +1,4 @@
-"""Self-play for party cards: random bots (and a wordy one) playing the bundled card pool.
+"""Self-play for party cards: a random bot and a greedy one, playing the bundled card pool.
 
 They play through the same ``PartyLogger`` a chat bot uses, so self-play logs are exactly what
 a real bot would save.
@@ -67,10 +67,11 @@ class RandomBot(Bot):
         return self.rng.randint(1, len(order))
 
 
-class WordyBot(Bot):
-    """Believes longer is funnier: plays its wordiest cards and, as czar, picks the wordiest answer."""
+class GreedyBot(Bot):
+    """Greedy for laughs, believing longer is funnier: plays its wordiest cards, throws away its
+    shortest in the swap and, as czar, picks the wordiest answer."""
 
-    name = "wordy"
+    name = "greedy"
 
     def _words(self, state: PartyState, card_id: str) -> int:
         return len(state.texts.get(card_id, "").split())
@@ -88,7 +89,7 @@ class WordyBot(Bot):
         return words.index(max(words)) + 1
 
 
-BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "wordy": WordyBot}
+BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 class _Deck:
@@ -234,4 +235,4 @@ def play_game(
         czar = state.next_czar()
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "WordyBot", "play_game"]
+__all__ = ["BOTS", "Bot", "RandomBot", "GreedyBot", "play_game"]

@@ -24,7 +24,7 @@ def test_registry_finds_the_module():
     assert get("party-cards") is GAME and game_for_format("party-cards/1") is GAME
     assert (GAME.name, GAME.title, GAME.major) == ("party-cards", "Party Cards", 1)
     assert GAME.end_reasons == ("completed", "cancelled", "timeout", "not_enough_players")
-    assert set(GAME.bots) == {"random", "wordy"}
+    assert set(GAME.bots) == {"random", "greedy"}
 
 
 def test_engine_state_is_a_state():

@@ -11,8 +11,8 @@ from replay.games.party_cards import GAME
 from replay.games.party_cards.bots import play_game
 from replay.games.party_cards.engine import IN, PartyState
 
-BOTS = st.sampled_from([("random",), ("wordy",), ("random", "wordy", "random"), ("wordy",) * 10,
-                        ("random", "random", "wordy", "wordy", "random")])
+BOTS = st.sampled_from([("random",), ("greedy",), ("random", "greedy", "random"), ("greedy",) * 10,
+                        ("random", "random", "greedy", "greedy", "random")])
 
 
 def state_of(log) -> PartyState:
@@ -55,7 +55,7 @@ def test_bot_games_are_clean(seed, bots, interrupt, chat, rounds, hand_size):
 def test_two_thousand_seeded_games_judge_clean():
     ends = set()
     for seed in range(2000):
-        log = play_game(seed, bots=("random",) if seed % 2 else ("wordy",))
+        log = play_game(seed, bots=("random",) if seed % 2 else ("greedy",))
         replay = GAME.judge(log)
         assert replay.findings == [], (seed, replay.findings)
         ends.add(replay.end_reason)
@@ -108,9 +108,9 @@ def test_selfplay_is_deterministic_per_seed():
 
 
 def test_selfplay_names_the_bots_and_seats():
-    log = GAME.selfplay(5, ("random", "wordy", "random"))
-    assert [p.bot for p in log.players.values()] == ["random-1", "wordy-1", "random-1"]
-    assert log.seats == ("p1", "p2", "p3") and log.meta["selfplay"] == {"bots": ["random", "wordy", "random"],
+    log = GAME.selfplay(5, ("random", "greedy", "random"))
+    assert [p.bot for p in log.players.values()] == ["random-1", "greedy-1", "random-1"]
+    assert log.seats == ("p1", "p2", "p3") and log.meta["selfplay"] == {"bots": ["random", "greedy", "random"],
                                                                        "seed": 5}
 
 
