@@ -26,6 +26,8 @@ from replay.log import LogEntry, read_path
 from ..conftest import SAMPLE_LOGS
 
 LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+#: folders of other games' samples: each game's own tests check its own README table
+OTHER_GAMES = ("party-cards",)
 COLUMNS = ["file", "end", "contract", "winner", "findings", "notes"]
 END_VALUES = {"completed", "passed_out", "cancelled", "timeout", "abandoned", "rejected"}
 
@@ -83,7 +85,8 @@ def read_promises(readme: Path) -> list[Promise]:
 
 def sample_files() -> list[Path]:
     return sorted(p for p in SAMPLE_LOGS.rglob("*")
-                  if p.is_file() and p.suffix in LOG_SUFFIXES and not p.name.startswith("."))
+                  if p.is_file() and p.suffix in LOG_SUFFIXES and not p.name.startswith(".")
+                  and p.relative_to(SAMPLE_LOGS).parts[0] not in OTHER_GAMES)
 
 
 def read_all() -> dict[str, LogEntry]:
@@ -145,7 +148,8 @@ def test_validate_on_the_samples(cli_runner):
     code, out, err = cli_runner("validate", str(SAMPLE_LOGS), "-q")
     assert code == 2  # broken/ holds files that cannot be read
     assert "Traceback" not in out + err
-    assert len(out.splitlines()) == len(ENTRIES)
+    assert len([line for line in out.splitlines() if not line.startswith(
+        tuple(str(SAMPLE_LOGS / game) for game in OTHER_GAMES))]) == len(ENTRIES)
     clean = [str(SAMPLE_LOGS / d) for d in ("selfplay", "batch", "legacy")]
     code, out, _ = cli_runner("validate", *clean, "-q")
     assert code == 0, out
