@@ -26,7 +26,6 @@ replay.log.LogFormatError: events[0].seat: 'p9' is not a seat of this game (p1)
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
@@ -61,19 +60,11 @@ MAX_TEXT = 4000      # characters in a chat text
 MAX_HAND_SIZE = 100
 MAX_CARDS = 200      # cards in one hand list, one draw or one swap
 MAX_SCORE_LIMIT = 1000
-_SEAT_RE = re.compile(r"\S+")
 
 
 def _short_repr(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _seat_name(value: Any) -> str:
-    if isinstance(value, str) and 0 < len(value) <= MAX_SEAT and _SEAT_RE.fullmatch(value):
-        return value
-    raise PydanticCustomError("seat", "{text} is not a seat name (1-64 characters, no spaces)",
-                              {"text": _short_repr(value)})
 
 
 SeatName = Annotated[str, Field(min_length=1, max_length=MAX_SEAT, pattern=r"^\S+$")]
