@@ -5,7 +5,7 @@ defines ``GAME`` (a ``replay.games.base.GameModule``). Packages are imported on 
 so reading a bridge log never imports UNO.
 
 >>> [g for g in names()]
-['floating-bridge', 'uno-lite', 'coup']
+['floating-bridge', 'uno-lite', 'coup', 'party-cards']
 >>> game_for_format("uno-lite/1").title
 'UNO Lite'
 """
@@ -20,6 +20,7 @@ _BUILTIN: dict[str, str] = {
     "floating-bridge": "replay.games.floating_bridge",
     "uno-lite": "replay.games.uno_lite",
     "coup": "replay.games.coup",
+    "party-cards": "replay.games.party_cards",
 }
 
 _loaded: dict[str, Any] = {}

@@ -29,6 +29,8 @@ class FloatingBridge:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = GameLog
     bots: ClassVar[Mapping[str, Any]] = _bots.BOTS
+    #: the log events that are actions (a step each)
+    action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)
     chapter: ClassVar[str] = "trick"
 

@@ -1,0 +1,115 @@
+"""Party cards (Cards Against Humanity style) as chat bots run them: the ``party-cards/1`` game module.
+
+``GAME`` is what the registry (``replay.games``) hands out:
+
+>>> from replay.games import get
+>>> game = get("party-cards")
+>>> game.title, game.finding_kinds["pick_out_of_range"], game.end_reasons[-1]
+('Party Cards', True, 'not_enough_players')
+>>> replay = game.judge(game.selfplay(seed=3, bots=("random",)))
+>>> replay.findings, replay.end_reason
+([], 'completed')
+
+Seats are the bot's own names (``p1``, a chat handle), so ``seats`` is empty: each log lists
+its own in ``players``. The package: ``cards`` (the bundled pool, ``fill_blanks``), ``log``
+(the pydantic models of the format), ``engine`` (``PartyState``), ``replay`` (``PartyReplay``),
+``logger`` (``PartyLogger``, for bots), ``bots`` (self-play), ``image`` (``round_svg``) and
+``codec`` (a compact binary form of a log).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+from .bots import BOTS, play_game
+from .codec import PayloadError, decode_payload, encode_payload
+from .engine import FINDING_KINDS, PartyState
+from .log import END_REASONS, AnswerEvent, DeclineEvent, JoinEvent, PartyLog, PickEvent, json_schema, parse
+from .replay import PartyReplay
+
+
+class PartyCards:
+    """The party-cards game module (``replay.games.base.GameModule``)."""
+
+    name: ClassVar[str] = "party-cards"
+    title: ClassVar[str] = "Party Cards"
+    major: ClassVar[int] = 1
+    seats: ClassVar[tuple[str, ...]] = ()  # free names, listed per log in ``players``
+    finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
+    Log: ClassVar[type] = PartyLog
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: the log events that are a seat's decisions (the bot's own moves are not)
+    action_events: ClassVar[frozenset[str]] = frozenset(("join", "decline", "answer", "pick"))
+    #: the first character of this game's replay codes (``replay/codec/generic.py``)
+    code_marker: ClassVar[str] = "p"
+    #: card texts are free text: the code is this game's own compressed form of the log
+    payload_codec: ClassVar[Any] = None  # set below
+
+    def parse(self, data: dict[str, Any], source: str | None = None) -> PartyLog:
+        """A decoded JSON object -> ``PartyLog``; raises ``replay.log.LogFormatError``."""
+        return parse(data, source)
+
+    def judge(self, log: PartyLog) -> PartyReplay:
+        """One engine pass over the log: findings, winner, scores, rounds."""
+        return PartyReplay.from_log(log)
+
+    def json_schema(self) -> dict[str, Any]:
+        return json_schema()
+
+    def start(self, log: PartyLog) -> tuple[PartyState, list]:
+        """The position before the first event (the lobby), and the setup's findings."""
+        seats = log.seats
+        hands = [None if seat not in log.hands else [(c.id, c.text) for c in log.hands[seat]] for seat in seats]
+        state = PartyState(seats, hands, log.hand_size, log.score_limit, None)
+        return state, state.check_setup()
+
+    def legal_events(self, state: PartyState) -> list[Any]:
+        """Every event the seat to act may log now: join or decline in the lobby, each ordered
+        choice of answer cards, each pick. The bot's own moves (rounds, reveals, draws) are not
+        a seat's decisions, so there are none while the bot acts."""
+        out = []
+        for action in state.legal():
+            kind, seat = action[0], action[1]
+            if kind == "answer":
+                out.append(AnswerEvent.model_construct(type="answer", seat=seat, cards=list(action[2])))
+            elif kind == "pick":
+                out.append(PickEvent.model_construct(type="pick", seat=seat, choice=action[2]))
+            elif kind == "join":
+                out.append(JoinEvent.model_construct(type="join", seat=seat))
+            else:
+                out.append(DeclineEvent.model_construct(type="decline", seat=seat))
+        return out
+
+    def selfplay(self, seed: int, bots: Sequence[str] = ("random",), **options: Any) -> PartyLog:
+        """A seeded bot game's log (options: ``out_dir``, ``interrupt_rate``, ``rounds``,
+        ``score_limit``, ``hand_size``, ``chat``, ``game_id``)."""
+        return play_game(seed, bots=tuple(bots), **options)
+
+    def __repr__(self) -> str:
+        return "<game party-cards/1: Party Cards>"
+
+
+class _PayloadCodec:
+    """The code's integer is this game's compressed payload (``codec.encode_payload``) read as a
+    big-endian number behind a 0x01 byte, so leading zero bytes survive."""
+
+    def payload(self, log: PartyLog) -> int:
+        return int.from_bytes(b"\x01" + encode_payload(log), "big")
+
+    def from_payload(self, value: int) -> dict[str, Any]:
+        from replay.codec.errors import CodeError
+
+        data = value.to_bytes((value.bit_length() + 7) // 8, "big")
+        if data[:1] != b"\x01":
+            raise CodeError("the code is damaged: its payload does not start as a party-cards payload does")
+        try:
+            return decode_payload(data[1:]).to_json_dict()
+        except PayloadError as exc:
+            raise CodeError(f"the code is damaged: {exc}") from None
+
+
+PartyCards.payload_codec = _PayloadCodec()
+GAME = PartyCards()
+
+__all__ = ["GAME", "PartyCards", "PartyLog", "PartyReplay", "parse", "play_game"]

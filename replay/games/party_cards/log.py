@@ -1,0 +1,363 @@
+"""Log format ``party-cards/1``: the pydantic models, the reader and the canonical writer.
+
+The contract is ``shared/spec/party-cards.md`` (see ``docs/games/party-cards.md``); the JSON
+Schema ``docs/party-cards.schema.json`` is generated from these models. The envelope
+(``format``, ``game_id``, ``started_at``, ``players``, ``events``, ``end``, ``meta``, ``t``
+times, unknown fields kept) works as in the other formats. Seats are the bot's own names
+(``p1``, a chat handle): any short text without spaces, listed in ``players`` in table order.
+Every seat an event names must be one of them; card ids and texts are free text.
+
+>>> log = parse({"format": "party-cards/1", "players": {"p1": {"name": "Ann"}, "p2": {}, "p3": {}},
+...              "hand_size": 1, "score_limit": 1,
+...              "hands": {"p1": [{"id": "a1", "text": "Bees?"}], "p2": [{"id": "a2", "text": "Jazz hands."}],
+...                        "p3": [{"id": "a3", "text": "<b>A goose</b>"}]},
+...              "events": [{"type": "join", "seat": "p1", "t": 100}]})
+>>> log.seats, log.hands["p3"][0].text
+(('p1', 'p2', 'p3'), '<b>A goose</b>')
+>>> log.canonical_json()[:80]
+'{"format":"party-cards/1","players":{"p1":{"name":"Ann"},"p2":{},"p3":{}},"score'
+>>> parse({"format": "party-cards/1", "players": {"p1": {}}, "hands": {}, "score_limit": 3,
+...        "events": [{"type": "join", "seat": "p9"}]})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: events[0].seat: 'p9' is not a seat of this game (p1)
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from replay.log import LogFormatError, Player
+
+FORMAT = "party-cards/1"
+END_REASONS = ("completed", "cancelled", "timeout", "not_enough_players")
+EVENT_TYPES = ("join", "decline", "swap", "round", "answer", "reveal", "pick", "draw", "leave", "chat")
+MIN_SEATS = 3
+MAX_SEATS = 10
+DEFAULT_HAND_SIZE = 10
+#: practical bounds that keep hostile input cheap (the rules set none): a game of 50 rounds of
+#: 10 seats is about 1,500 events, so 20,000 game events and 2,000 chat events are generous.
+MAX_GAME_EVENTS = 20_000
+MAX_CHAT = 2_000
+MAX_EVENTS = MAX_GAME_EVENTS + MAX_CHAT
+MAX_SEAT = 64        # characters in a seat name
+MAX_ID = 64          # characters in a card id
+MAX_CARD_TEXT = 1000  # characters in a card's text
+MAX_TEXT = 4000      # characters in a chat text
+MAX_HAND_SIZE = 100
+MAX_CARDS = 200      # cards in one hand list, one draw or one swap
+MAX_SCORE_LIMIT = 1000
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+SeatName = Annotated[str, Field(min_length=1, max_length=MAX_SEAT, pattern=r"^\S+$")]
+CardId = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
+Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
+
+
+class _Open(BaseModel):
+    """Unknown extra fields are kept as they are, never an error."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class AnswerCard(_Open):
+    id: CardId
+    text: str = Field(max_length=MAX_CARD_TEXT)
+
+
+class QuestionCard(_Open):
+    id: CardId
+    text: str = Field(max_length=MAX_CARD_TEXT, description="the question; each run of 3 or more underscores is a blank")
+    pick: int = Field(ge=1, le=3, description="how many answer cards each seat plays")
+
+
+class JoinEvent(_Open):
+    type: Literal["join"]
+    seat: SeatName
+    t: Millis | None = None
+
+
+class DeclineEvent(_Open):
+    type: Literal["decline"]
+    seat: SeatName
+    t: Millis | None = None
+
+
+class SwapEvent(_Open):
+    type: Literal["swap"]
+    seat: SeatName
+    discard: list[CardId] = Field(max_length=MAX_CARDS)
+    draw: list[AnswerCard] = Field(max_length=MAX_CARDS)
+    t: Millis | None = None
+
+
+class RoundEvent(_Open):
+    type: Literal["round"]
+    czar: SeatName
+    question: QuestionCard
+    t: Millis | None = None
+
+
+class AnswerEvent(_Open):
+    type: Literal["answer"]
+    seat: SeatName
+    cards: list[CardId] = Field(max_length=MAX_CARDS)
+    t: Millis | None = None
+
+
+class RevealEvent(_Open):
+    type: Literal["reveal"]
+    order: list[SeatName] = Field(max_length=MAX_SEATS * 2)
+    t: Millis | None = None
+
+
+class PickEvent(_Open):
+    type: Literal["pick"]
+    seat: SeatName
+    choice: int = Field(ge=-(2**31), le=2**31, description="1-based number in the reveal's order")
+    t: Millis | None = None
+
+
+class DrawEvent(_Open):
+    type: Literal["draw"]
+    seat: SeatName
+    cards: list[AnswerCard] = Field(max_length=MAX_CARDS)
+    t: Millis | None = None
+
+
+class LeaveEvent(_Open):
+    type: Literal["leave"]
+    seat: SeatName
+    t: Millis | None = None
+
+
+class ChatEvent(_Open):
+    type: Literal["chat"]
+    seat: SeatName | None = None
+    text: str = Field(max_length=MAX_TEXT)
+    t: Millis | None = None
+
+
+Event = Annotated[
+    Union[JoinEvent, DeclineEvent, SwapEvent, RoundEvent, AnswerEvent, RevealEvent, PickEvent, DrawEvent,
+          LeaveEvent, ChatEvent],
+    Field(discriminator="type"),
+]
+
+
+class End(_Open):
+    reason: Literal["completed", "cancelled", "timeout", "not_enough_players"]
+    winner: SeatName | None = Field(None, description="the winner as the bot announced it (checked)")
+    t: Millis | None = None
+
+
+class PartyLog(_Open):
+    """One party-cards game, as a bot logged it (``party-cards/1``)."""
+
+    format: Literal["party-cards/1"] = Field(description="game and major version of this format")
+    game_id: str | None = Field(None, max_length=200, description="the bot's own id for the game")
+    started_at: datetime | None = Field(None, description="ISO 8601 time the game was set up")
+    players: dict[SeatName, Player] = Field(
+        min_length=1, max_length=MAX_SEATS, description="the invited seats, in table order")
+    score_limit: int = Field(ge=1, le=MAX_SCORE_LIMIT, description="points that win the game")
+    hand_size: int = Field(DEFAULT_HAND_SIZE, ge=1, le=MAX_HAND_SIZE, description="answer cards each seat holds")
+    hands: dict[SeatName, list[AnswerCard]] = Field(
+        max_length=MAX_SEATS, description="the answer cards dealt to each invited seat")
+    events: list[Event] = Field(max_length=MAX_EVENTS)
+    end: End | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("started_at")
+    @classmethod
+    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            try:
+                value.astimezone(timezone.utc)
+            except OverflowError:
+                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
+                                          {"text": value.isoformat()}) from None
+        return value
+
+    @field_validator("hands")
+    @classmethod
+    def _hand_lengths(cls, value: dict[str, list[AnswerCard]]) -> dict[str, list[AnswerCard]]:
+        for seat, cards in value.items():
+            if len(cards) > MAX_CARDS:
+                raise PydanticCustomError("too_many_cards", "hands.{seat}: {n} cards, at most {cap} are allowed",
+                                          {"seat": seat, "n": len(cards), "cap": MAX_CARDS})
+        return value
+
+    @model_validator(mode="after")
+    def _known_seats_and_caps(self) -> "PartyLog":
+        seats = self.players
+        chats = 0
+        for position, event in enumerate(self.events):
+            kind = event.type
+            if kind == "chat":
+                chats += 1
+                names = () if event.seat is None else ((("seat",), event.seat),)
+            elif kind == "round":
+                names = ((("czar",), event.czar),)
+            elif kind == "reveal":
+                names = tuple(((("order", i)), s) for i, s in enumerate(event.order))
+            else:
+                names = ((("seat",), event.seat),)
+            for place, seat in names:
+                if seat not in seats:
+                    raise _SeatError(("events", position, *place), seat, seats)
+        for seat in self.hands:
+            if seat not in seats:
+                raise _SeatError(("hands", seat), seat, seats)
+        if self.end is not None and self.end.winner is not None and self.end.winner not in seats:
+            raise _SeatError(("end", "winner"), self.end.winner, seats)
+        if chats > MAX_CHAT:
+            raise PydanticCustomError("too_many_chats", "{n} chat events: at most {cap} are allowed",
+                                      {"n": chats, "cap": MAX_CHAT})
+        if len(self.events) - chats > MAX_GAME_EVENTS:
+            raise PydanticCustomError("too_many_events", "{n} game events: at most {cap} are allowed",
+                                      {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
+        return self
+
+    @field_serializer("started_at")
+    def _iso(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+
+    # -- views
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The invited seats in table order."""
+        return tuple(self.players)
+
+    def player_name(self, seat: str) -> str | None:
+        player = self.players.get(seat)
+        return player.name if player else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (``None`` fields left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def canonical_json(self, indent: int | None = None) -> str:
+        """One canonical text for the game: the same game always prints the same."""
+        if indent is None:
+            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+    def replay(self):
+        """Judge the game: a ``PartyReplay``."""
+        from .replay import PartyReplay
+
+        return PartyReplay.from_log(self)
+
+
+class _SeatError(ValueError):
+    """Raised inside the model validator; turned into a placed error by ``parse``."""
+
+    def __init__(self, place: tuple[Any, ...], seat: str, seats: dict[str, Any]):
+        known = ", ".join(list(seats)[:10])
+        self.place = place
+        super().__init__(f"{_short_repr(seat)} is not a seat of this game ({known})")
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+def _place(loc: tuple[Any, ...]) -> str:
+    """``('events', 3, 'answer', 'cards', 0)`` -> ``events[3].cards[0]`` (the union tag left out)."""
+    parts: list[str] = []
+    for position, item in enumerate(loc):
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item == "[key]":
+            continue
+        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
+            continue
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "union_tag_invalid":
+        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
+        return f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
+    if kind == "union_tag_not_found":
+        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
+    if kind == "literal_error" and error["loc"] == ("format",):
+        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
+    if kind == "string_pattern_mismatch":
+        return f"{_short_repr(error['input'])} is not a seat name (no spaces)"
+    return error["msg"]
+
+
+def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
+    """Each error of a failed validation as ``(place, message)``."""
+    out = []
+    for e in exc.errors(include_url=False):
+        cause = (e.get("ctx") or {}).get("error")
+        if isinstance(cause, _SeatError):
+            out.append((_place(cause.place), str(cause)))
+        else:
+            out.append((_place(e["loc"]), _message(e)))
+    return out
+
+
+def parse(data: dict[str, Any], source: str | None = None) -> PartyLog:
+    """A decoded JSON object -> ``PartyLog``; raises ``replay.log.LogFormatError``.
+
+    >>> parse({"format": "party-cards/1", "players": {"p1": {}}})
+    Traceback (most recent call last):
+    ...
+    replay.log.LogFormatError: score_limit: required field is missing; hands: required field is missing; events: required field is missing
+    """
+    if not isinstance(data, dict):
+        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
+    try:
+        return PartyLog.model_validate(data)
+    except ValidationError as exc:
+        raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``party-cards/1`` (what ``docs/party-cards.schema.json`` holds)."""
+    schema = PartyLog.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://game-replay.invalid/party-cards/v1.schema.json"
+    schema["title"] = "Party cards game log, format party-cards/1"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - tooling
+    import sys
+
+    if sys.argv[1:] == ["--schema"]:
+        sys.stdout.write(json_schema_text())
+    else:
+        print("usage: python -m replay.games.party_cards.log --schema > docs/party-cards.schema.json")
