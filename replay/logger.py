@@ -44,7 +44,24 @@ class LoggerStateError(ReplayError):
 
 
 class GameLogger:
-    """Record one game as log format v1."""
+    """Record one game as log format v1 (floating bridge), or any registered game's format.
+
+    ``GameLogger(game="uno-lite", ...)`` gives that game's own logger (``UnoLogger``, with
+    ``deal``, ``play``, ``draw``, ``pass_``, ``chat``, ``end(reason, winner=...)`` and
+    ``link``); every logger saves atomically with :func:`save_log`.
+
+    >>> uno = GameLogger(game="uno-lite", game_id="room-7/1")
+    >>> type(uno).__name__, GameLogger(game="coup").__class__.__name__
+    ('UnoLogger', 'CoupLogger')
+    """
+
+    def __new__(cls, *args: Any, game: str = "floating-bridge", **kwargs: Any):
+        if game != "floating-bridge":
+            from .games import get
+
+            logger = get(game).Logger
+            return logger(*args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -57,6 +74,7 @@ class GameLogger:
         meta: Mapping[str, Any] | None = None,
         clock: Callable[[], float] | None = time.monotonic,
         notation: str = "standard",
+        game: str = "floating-bridge",
     ):
         if notation not in NOTATIONS:
             raise ReplayError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")

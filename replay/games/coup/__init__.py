@@ -21,6 +21,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from . import root_log
 from .bots import BOTS, play_game
+from .logger import CoupLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, CoupState
 from .log import END_REASONS, CoupLog, json_schema, parse
@@ -42,6 +43,8 @@ class Coup:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = CoupLog
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
+    Logger: ClassVar[type] = CoupLogger
     #: text formats ``replay.log.read_logs`` recognises by content (``looks_like``/``read``)
     readers: ClassVar[tuple[Any, ...]] = (root_log,)
     #: the first character of this game's replay codes (``replay/codec/generic.py``)

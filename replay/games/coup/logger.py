@@ -165,6 +165,15 @@ class CoupLogger:
         return self.replay
 
     # -- output ------------------------------------------------------------------------------
+    def link(self, base: str, names: bool = True) -> str:
+        """The "View the replay" link of the ended game: ``{base}/r/{code}`` (names in
+        ``?players=`` unless ``names=False``)."""
+        from replay.codec import replay_url
+
+        if self.replay is None:
+            raise LoggerStateError("link() needs an ended game: call end() first")
+        return replay_url(self.replay, base, names=names)
+
     def to_dict(self) -> dict[str, Any]:
         if self._hands is None:
             raise LoggerStateError("nothing to log yet: call deal() first")

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 from ... import bots as _bots
 from ...engine import FINDING_KINDS
 from ...log import END_REASONS, GameLog, LogFormatError, errors_from_validation, json_schema
+from ...logger import GameLogger
 
 
 class FloatingBridge:
@@ -29,6 +30,8 @@ class FloatingBridge:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = GameLog
     bots: ClassVar[Mapping[str, Any]] = _bots.BOTS
+    #: what a bot logs a game with
+    Logger: ClassVar[type] = GameLogger
     #: the log events that are actions (a step each)
     action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)

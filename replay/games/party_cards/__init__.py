@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .bots import BOTS, play_game
+from .logger import PartyLogger
 from .codec import PayloadError, decode_payload, encode_payload
 from .engine import FINDING_KINDS, PartyState
 from .log import END_REASONS, AnswerEvent, DeclineEvent, JoinEvent, PartyLog, PickEvent, json_schema, parse
@@ -39,6 +40,8 @@ class PartyCards:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = PartyLog
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
+    Logger: ClassVar[type] = PartyLogger
     #: the log events that are a seat's decisions (the bot's own moves are not)
     action_events: ClassVar[frozenset[str]] = frozenset(("join", "decline", "answer", "pick"))
     #: the first character of this game's replay codes (``replay/codec/generic.py``)

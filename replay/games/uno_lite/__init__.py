@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .bots import BOTS, play_game
+from .logger import UnoLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
 from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse
@@ -37,6 +38,8 @@ class UnoLite:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = UnoLog
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
+    Logger: ClassVar[type] = UnoLogger
     #: the first character of this game's replay codes (``replay/codec/generic.py``)
     code_marker: ClassVar[str] = "u"
     #: the log events that are actions (a step each, and a digit in a code)
