@@ -124,11 +124,12 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
     results = []
     err = _console(stderr=True)
     try:
+        # Both helpers append to ``results`` as they go, so a Ctrl-C keeps what was done so far.
         if files:
-            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json or verbose,
-                                                 verbose and not as_json))
+            _ingest_with_progress(archive, files, err, quiet or as_json or verbose, verbose and not as_json,
+                                  results=results)
         if watch_dir:
-            results.extend(_watch(archive, watch_dir, interval, polls, err, quiet or as_json))
+            _watch(archive, watch_dir, interval, polls, err, quiet or as_json, results=results)
     except KeyboardInterrupt:
         err.print("stopped")
     finally:
@@ -147,10 +148,12 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
         sys.exit(EXIT_SOME_QUARANTINED)
 
 
-def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False):
+def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False,
+                          results: list | None = None):
+    """Ingest ``files``, appending each result to ``results`` as soon as it is committed."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    results = []
+    results = [] if results is None else results
     show = not quiet and err.is_terminal
     with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                   TimeRemainingColumn(), console=err, transient=True, disable=not show) as progress:
@@ -167,8 +170,13 @@ def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: 
     return results
 
 
-def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool):
-    """Poll a folder; a file is taken once its size and time have held still for one poll."""
+def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool,
+           results: list | None = None):
+    """Poll a folder; a file is taken once its size and time have held still for one poll.
+
+    Results are appended to ``results`` as they come, so the caller still has them when Ctrl-C
+    (KeyboardInterrupt) ends the loop.
+    """
     from .store import is_log_name
 
     root = Path(directory)
@@ -176,7 +184,7 @@ def _watch(archive, directory: str, interval: float, polls: int | None, err, qui
         raise UserError(f"{directory}: no such folder to watch")
     seen: dict[str, tuple[int, int]] = {}      # path -> (size, mtime_ns) when taken in
     pending: dict[str, tuple[int, int]] = {}   # path -> (size, mtime_ns) at the last poll
-    results = []
+    results = [] if results is None else results
     if not quiet:
         err.print(f"watching {clean(directory)} (Ctrl-C to stop)")
     count = 0
