@@ -162,3 +162,16 @@ def test_json_errors_do_not_say_at_at(cli_runner, tmp_path):
     code, out, err = cli_runner("validate", str(cut))
     assert code == 2
     assert "Unterminated string starting at line 1" in out and "at at" not in out
+
+
+def test_a_game_stopped_after_one_trick_says_one_trick(cli_runner, tmp_path):
+    import json
+
+    data = play_game(seed=1).to_json_dict()
+    first_trick = next(i for i, e in enumerate(data["events"]) if e["type"] == "trick")
+    data["events"] = data["events"][:first_trick + 1]   # the log still says "completed"
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(data))
+    code, out, err = cli_runner("validate", str(path))
+    assert code == 1
+    assert "play stopped after 1 trick with" in out
