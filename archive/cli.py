@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from replay.cli import UserError
+from replay.cli import UserError, plural
 
 EXIT_SOME_QUARANTINED = 1
 
@@ -41,10 +41,61 @@ def plain(text: Any) -> str:
     return _CONTROL.sub("?", "" if text is None else str(text))
 
 
+SUPPORTED_BACKENDS = ("SQLite (sqlite:///path/to/file.db) and PostgreSQL "
+                      "(postgresql+psycopg://user:password@host/db)")
+
+
+def check_db_url(url: str | None) -> None:
+    """Refuse, with a clear message, a URL the archive cannot or should not open.
+
+    Only SQLite and PostgreSQL are supported (other backends used to fail with "driver
+    missing", as if they worked once installed). A SQLite file must go into an existing folder:
+    a mistyped path is an error, not a new folder. Only the default, ``var/game-replay.db``,
+    may have its folder created. Unparseable URLs are left to the archive's own message.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from .store import DEFAULT_URL
+
+    if not url or url == DEFAULT_URL:
+        return
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise UserError(f"unsupported database {backend!r} ({parsed.render_as_string(hide_password=True)}): "
+                        f"the archive supports {SUPPORTED_BACKENDS}")
+    if backend == "sqlite":
+        database = parsed.database or ""
+        if database in ("", ":memory:") or database.startswith("file:") or parsed.query.get("mode") == "memory":
+            return
+        folder = Path(database).parent
+        if not folder.is_dir():
+            raise UserError(f"{folder}: no such folder for the SQLite database {Path(database).name} "
+                            "(create it first, or check the --db URL)")
+
+
 def _open(db: str | None):
     from .store import Archive
 
+    check_db_url(db)
     return Archive(db)
+
+
+def _time_option(ctx, param, value):
+    """Check --from/--to here, so that the message names the option typed."""
+    if value is None:
+        return None
+    from .store import ArchiveError, _as_datetime
+
+    try:
+        _as_datetime(value, param.opts[0])
+    except ArchiveError as exc:
+        raise UserError(str(exc)) from None
+    return value
 
 
 def archive_errors(fn: Callable) -> Callable:
@@ -124,11 +175,12 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
     results = []
     err = _console(stderr=True)
     try:
+        # Both helpers append to ``results`` as they go, so a Ctrl-C keeps what was done so far.
         if files:
-            results.extend(_ingest_with_progress(archive, files, err, quiet or as_json or verbose,
-                                                 verbose and not as_json))
+            _ingest_with_progress(archive, files, err, quiet or as_json or verbose, verbose and not as_json,
+                                  results=results)
         if watch_dir:
-            results.extend(_watch(archive, watch_dir, interval, polls, err, quiet or as_json))
+            _watch(archive, watch_dir, interval, polls, err, quiet or as_json, results=results)
     except KeyboardInterrupt:
         err.print("stopped")
     finally:
@@ -147,10 +199,12 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
         sys.exit(EXIT_SOME_QUARANTINED)
 
 
-def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False):
+def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False,
+                          results: list | None = None):
+    """Ingest ``files``, appending each result to ``results`` as soon as it is committed."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    results = []
+    results = [] if results is None else results
     show = not quiet and err.is_terminal
     with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                   TimeRemainingColumn(), console=err, transient=True, disable=not show) as progress:
@@ -167,8 +221,13 @@ def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: 
     return results
 
 
-def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool):
-    """Poll a folder; a file is taken once its size and time have held still for one poll."""
+def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool,
+           results: list | None = None):
+    """Poll a folder; a file is taken once its size and time have held still for one poll.
+
+    Results are appended to ``results`` as they come, so the caller still has them when Ctrl-C
+    (KeyboardInterrupt) ends the loop.
+    """
     from .store import is_log_name
 
     root = Path(directory)
@@ -176,7 +235,7 @@ def _watch(archive, directory: str, interval: float, polls: int | None, err, qui
         raise UserError(f"{directory}: no such folder to watch")
     seen: dict[str, tuple[int, int]] = {}      # path -> (size, mtime_ns) when taken in
     pending: dict[str, tuple[int, int]] = {}   # path -> (size, mtime_ns) at the last poll
-    results = []
+    results = [] if results is None else results
     if not quiet:
         err.print(f"watching {clean(directory)} (Ctrl-C to stop)")
     count = 0
@@ -240,8 +299,9 @@ def _filters(**kw) -> dict[str, Any]:
 @click.option("--end-reason", type=click.Choice(["completed", "passed_out", "cancelled", "timeout", "abandoned"]))
 @click.option("--findings/--no-findings", "has_findings", default=None, help="Only games with (without) findings.")
 @click.option("--finding-kind", help="Only games with a finding of this kind.")
-@click.option("--from", "started_from", metavar="TIME", help="Started at or after (ISO 8601).")
-@click.option("--to", "started_to", metavar="TIME", help="Started before (ISO 8601).")
+@click.option("--from", "started_from", metavar="TIME", callback=_time_option,
+              help="Started at or after (ISO 8601).")
+@click.option("--to", "started_to", metavar="TIME", callback=_time_option, help="Started before (ISO 8601).")
 @click.option("--sort", default="-started_at", show_default=True,
               type=click.Choice(["started_at", "-started_at", "ingested_at", "-ingested_at", "findings", "-findings"]))
 @archive_errors
@@ -385,7 +445,7 @@ def export_command(directory: str, db, as_json: bool, fmt: str, inputs: bool) ->
     if as_json:
         click.echo(json.dumps({"exported": count, "what": what, "directory": directory, "format": fmt}))
     else:
-        click.echo(f"exported {count} {what} to {directory}")
+        click.echo(f"exported {plural(count, what[:-1])} to {directory}")
 
 
 @archive_group.command("retry")
@@ -422,7 +482,7 @@ def fill_codes_command(db) -> None:
         n = archive.fill_codes()
     finally:
         archive.close()
-    click.echo(f"filled {n} replay codes")
+    click.echo(f"filled {plural(n, 'replay code')}")
 
 
 @archive_group.command("retrain")
@@ -439,4 +499,4 @@ def retrain_command(db, recompress: bool) -> None:
         n = archive.recompress() if recompress else 0
     finally:
         archive.close()
-    click.echo(f"dictionary {new} trained" + (f", {n} blobs rewritten" if recompress else ""))
+    click.echo(f"dictionary {new} trained" + (f", {plural(n, 'blob')} rewritten" if recompress else ""))

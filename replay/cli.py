@@ -35,6 +35,29 @@ def seat_name(seat: object) -> str:
     return getattr(seat, "name", None) or str(seat)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games`` (``words`` for an irregular plural)."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def looks_like_file_name(text: str) -> bool:
+    """True for what can only be a file or folder name, never a replay code or link.
+
+    Codes use letters, digits, ``-`` and ``_`` only; links have ``://``, ``#`` or ``/r/``.
+    """
+    if "://" in text or "#" in text or "/r/" in text:
+        return False
+    return any(ch in text for ch in "./\\")
+
+
+class NoGames(UserError):
+    def __init__(self, files: Iterable[str]):
+        from .log import LOG_SUFFIXES
+
+        super().__init__(f"no games found in {', '.join(files)} (logs are files ending in "
+                         f"{', '.join(LOG_SUFFIXES)})")
+
+
 def read_entries(paths: Iterable[str]) -> Iterable[LogEntry]:
     for path in expand_paths(paths):
         try:
@@ -59,7 +82,9 @@ def validate(files: tuple[str, ...], quiet: bool) -> None:
     has findings, 2 if any input could not be read.
     """
     status = 0
+    seen = 0
     for entry in read_entries(files):
+        seen += 1
         if entry.error is not None:
             click.echo(f"{entry.source}: not a valid log: {entry.error}")
             status = EXIT_BAD_INPUT
@@ -75,6 +100,8 @@ def validate(files: tuple[str, ...], quiet: bool) -> None:
                     click.echo(f"  step {f.step}{event}: {f.kind}{seat}: {f.message}")
                 if not replay.checked:
                     click.echo("  rule checking stopped at the first fatal finding")
+    if not seen:
+        raise NoGames(files)
     sys.exit(status)
 
 
@@ -85,7 +112,9 @@ def validate(files: tuple[str, ...], quiet: bool) -> None:
 def replay_command(files: tuple[str, ...], as_json: bool, steps: bool) -> None:
     """Replay every game in FILES: contract, partner, trick winners, result, findings."""
     status = 0
+    seen = 0
     for entry in read_entries(files):
+        seen += 1
         if entry.error is not None:
             status = EXIT_BAD_INPUT
             if as_json:
@@ -110,6 +139,8 @@ def replay_command(files: tuple[str, ...], as_json: bool, steps: bool) -> None:
                 click.echo(f"  {step['i']:3d} {step['text']}")
         for f in replay.findings:
             click.echo(f"  finding at step {f.step}: {f.kind}: {f.message}")
+    if not seen:
+        raise NoGames(files)
     sys.exit(status)
 
 
@@ -163,15 +194,14 @@ def selfplay(game_name: str, games: int, seed: int, out_dir: str, bot: str, bot_
         options["players"] = players
     ends: dict[str, int] = {}
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"playing {games} {game.title} games", total=games)
+        task = progress.add_task(f"playing {plural(games, game.title + ' game')}", total=games)
         for i in range(games):
             log = game.selfplay(seed + i, bots=chosen, **options)
             reason = log.end.reason if log.end is not None else "abandoned"
             ends[reason] = ends.get(reason, 0) + 1
             progress.advance(task)
     summary = ", ".join(f"{n} {reason}" for reason, n in sorted(ends.items()))
-    noun = "game" if games == 1 else "games"
-    click.echo(f"saved {games} {noun} to {out_dir}/ ({summary})")
+    click.echo(f"saved {plural(games, 'game')} to {out_dir}/ ({summary})")
 
 
 @cli.command()

@@ -372,6 +372,7 @@ def _where(game: Game) -> str:
         return "it stopped before the partner card was called"
     if game.phase == PLAY:
         need, need_def = targets(game.contract)
-        return (f"play stopped after {len(game.trick_winners)} tricks with the declarer's side on "
+        played = len(game.trick_winners)
+        return (f"play stopped after {played} trick{'s' if played != 1 else ''} with the declarer's side on "
                 f"{game.declarer_side_tricks} of {need} and the defenders on {game.defender_tricks} of {need_def}")
     return "it was not finished"

@@ -497,7 +497,8 @@ def _loads(data: "str | bytes", source: str | None) -> Any:
         return json.loads(data)
     except json.JSONDecodeError as exc:
         hint = " (the file looks truncated)" if exc.pos >= len(data.rstrip()) else ""
-        raise LogFormatError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}", source) from None
+        msg = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg  # "...starting at" + " at line": one "at"
+        raise LogFormatError(f"not JSON: {msg} at line {exc.lineno} column {exc.colno}{hint}", source) from None
     except RecursionError:
         raise LogFormatError("not a game log: JSON nested too deeply", source) from None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -74,7 +75,11 @@ def serve_command(db: str | None, host: str, port: int, no_samples: bool) -> Non
     """
     from werkzeug.serving import make_server
 
+    from archive.cli import check_db_url
+
     from .app import create_app, get_archive
+
+    check_db_url(db or os.environ.get("GAME_REPLAY_DB"))
 
     app = create_app({"DB": db} if db else None)
     with app.app_context():

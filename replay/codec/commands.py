@@ -25,22 +25,26 @@ def encode_command(files: tuple[str, ...], base: str | None, names: bool) -> Non
     A game with findings still gets a code (the flagged fallback form, starting with C, G, K or
     O). Exit 2 if any input could not be read.
     """
-    from ..cli import EXIT_BAD_INPUT, read_entries
+    from ..cli import EXIT_BAD_INPUT, NoGames, read_entries
 
     status = 0
+    seen = 0
     for entry in read_entries(files):
+        seen += 1
         if entry.error is not None:
             click.echo(f"{entry.source}: not a valid log: {entry.error}", err=True)
             status = EXIT_BAD_INPUT
             continue
         click.echo(replay_url(entry.log, base, names=names) if base else encode(entry.log))
+    if not seen:
+        raise NoGames(files)
     sys.exit(status)
 
 
 def _describe(text: str, log: GameLog) -> list[str]:
     replay = log.replay()
     kind = "original BridgeBot code" if is_legacy_code(text) else (
-        "fallback code (a game with findings)" if is_fallback_code(text) else "replay code v1")
+        "fallback code (a game with findings)" if is_fallback_code(text) else "replay code")
     lines = [f"{kind}: {replay.summary_line()}"]
     lines.append(f"  rules {replay.rules.name}, first bidder {log.first_bidder.name}, end {replay.end_reason}")
     for seat, cards in zip("NESW", log.hands.by_seat()):
@@ -68,10 +72,20 @@ def seat_of(letter: str):
 @click.argument("code")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as canonical log-format JSON.")
 def decode_command(code: str, as_json: bool) -> None:
-    """Show the game in a replay CODE, or in any link holding one (new or legacy).
+    """Show the game in a replay CODE, or in any link holding one (new or legacy); - reads it from stdin.
 
-    A damaged or unknown code exits 2 with the reason.
+    A damaged or unknown code exits 2 with the reason. To get the code of a log file, use
+    ``encode``; to show a log file, ``replay``.
     """
+    from ..cli import UserError, looks_like_file_name
+
+    if code == "-":
+        code = sys.stdin.read().strip()
+        if not code:
+            raise UserError("no replay code on standard input")
+    elif looks_like_file_name(code):
+        raise UserError(f"{code} is a file name, not a replay code: `game-replay encode {code}` prints "
+                        f"its code, `game-replay replay {code}` shows the game")
     log = decode(code)  # CodeError is a ReplayError: the CLI prints it and exits 2
     if as_json:
         click.echo(log.canonical_json())
@@ -89,12 +103,12 @@ def export_command(source: str, fmt: str, out: str | None) -> None:
 
     docs/exports.md says what each format cannot express (the floating partnership).
     """
-    from ..cli import UserError, read_entries
+    from ..cli import UserError, looks_like_file_name, read_entries
     from ..formats.lin import export_lin
     from ..formats.pbn import export_pbn_bytes
 
     if source != "-" and not os.path.exists(source):
-        if "/" in source and "#" not in source and "/r/" not in source:
+        if looks_like_file_name(source):
             raise UserError(f"{source}: no such file or folder")
         logs = [decode(source)]
     else:

@@ -70,7 +70,7 @@ def to_lin(log: GameLog, board: int = 1) -> str:
     if replay.contract is not None and replay.result.winner:
         note.append(f"{replay.result.winner} won, declarer's side {replay.result.declarer_tricks} tricks")
     if replay.findings:
-        note.append(f"{len(replay.findings)} rule findings")
+        note.append(f"{len(replay.findings)} rule finding{'s' if len(replay.findings) != 1 else ''}")
     stop = stop_note(replay)
     if stop:
         note.append(stop)

@@ -166,3 +166,56 @@ def test_huge_offset_is_an_option_error_not_a_crash(tmp_path, cli_runner):
     code, out, err = cli_runner("archive", "list", "--db", f"sqlite:///{tmp_path / 'x.db'}",
                                 "--offset", "99999999999999999999")
     assert code == 2 and "Traceback" not in out + err and "internal error" not in err
+
+
+def _drain(stream, lines: list) -> None:
+    for line in iter(stream.readline, ""):
+        lines.append(line)
+
+
+def test_watch_interrupted_by_ctrl_c_counts_everything_it_did(tmp_path):
+    """Review item 6: a SIGINT-stopped ``ingest --watch`` printed "stored 0, ..." after storing two
+    games, finding a duplicate and quarantining a file. The summary must count all of them."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    db = f"sqlite:///{tmp_path / 'watch.db'}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GAME_REPLAY_")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "viewer.cli", "ingest", "--watch", str(inbox), "--interval", "0.1", "--db", db],
+        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err_lines: list[str] = []
+    reader = threading.Thread(target=_drain, args=(proc.stderr, err_lines), daemon=True)
+    reader.start()
+    try:
+        first, second = play_game(seed=41).canonical_json(), play_game(seed=42).canonical_json()
+        (inbox / "a.json").write_text(first)
+        (inbox / "b.json").write_text(second)
+        (inbox / "a-again.json").write_text(first)            # the same game: a duplicate
+        (inbox / "cut.json").write_text(first[:300])           # not JSON: quarantined
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            reported = [line for line in err_lines if line.startswith(str(inbox))]
+            if len(reported) >= 4:
+                break
+            assert proc.poll() is None, "".join(err_lines)
+            time.sleep(0.05)
+        else:
+            pytest.fail("the watcher did not take the four files in: " + "".join(err_lines))
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=5)
+    assert out.strip().splitlines()[-1] == (
+        "stored 2, already there 1, stored with findings 0, quarantined 1, rejected 0"), out + "".join(err_lines)
+    assert "cut.json: quarantined: not JSON" in out
+    assert proc.returncode == 1  # something was quarantined
+    assert "Traceback" not in out + "".join(err_lines)
