@@ -45,6 +45,11 @@ DAMAGED = "the code is damaged (a character mistyped, lost, added or swapped?)"
 MAX_RAW_BYTES = 1 << 20
 
 
+#: The markers a game may take: lower-case letters whose upper case no bridge code starts with
+#: (version 1 codes start with A..P, version 2 with 0, BridgeBot's with 0..3).
+FREE_MARKERS = "qrstuvwxyz"
+
+
 def markers() -> dict[str, tuple[str, bool]]:
     """Marker character -> (game name, raw form), for every registered game with a generic
     code: the game's lower-case marker for compact codes, its upper case for raw ones."""
@@ -54,6 +59,8 @@ def markers() -> dict[str, tuple[str, bool]]:
     for name in names():
         marker = getattr(get(name), "code_marker", None)
         if marker:
+            if marker not in FREE_MARKERS:
+                raise ValueError(f"{name}: code marker {marker!r} is not one of {FREE_MARKERS}")
             out[marker] = (name, False)
             out[marker.upper()] = (name, True)
     return out
@@ -99,8 +106,8 @@ def from_text(code: str) -> tuple[str, bool, int]:
     game, raw = found
     body = code[1:]
     if len(body) < MIN_BODY:
-        raise CodeError(f"{DAMAGED}: a {game} code has at least {MIN_BODY + 1} characters, "
-                        f"this one {len(code)}")
+        raise CodeError(f"{DAMAGED}: too short (a {game} code has at least {MIN_BODY + 1} characters, "
+                        f"this one {len(code)})")
     value = 0
     for place, ch in enumerate(body, start=2):
         digit = CHAR_VALUE.get(ch)

@@ -28,7 +28,9 @@ def test_stats_per_bot_lists_the_sample_bots(client, filled):
     shown = re.findall(r'<a href="/stats\?by=bot&amp;name=([^"]+)">', table)
     assert {"greedy-1", "random-1"} <= set(shown)
 
-    rows = {r["name"]: r for r in client.get("/stats.json").get_json()["rows"]}
+    every_game = {r["name"] for r in client.get("/stats.json").get_json()["rows"]}
+    assert {"greedy-1", "random-1", "honest-1", "bluffer-1"} <= every_game  # bridge, UNO Lite, Coup...
+    rows = {r["name"]: r for r in client.get("/stats.json?game=floating-bridge").get_json()["rows"]}
     assert set(rows) == {"greedy-1", "random-1"}
     assert rows["greedy-1"]["games"] > rows["random-1"]["games"] > 0
     assert rows["greedy-1"]["declarer_games"] > 0 and rows["greedy-1"]["think_ms_median"] is not None

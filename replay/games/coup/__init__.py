@@ -48,7 +48,7 @@ class Coup:
     #: text formats ``replay.log.read_logs`` recognises by content (``looks_like``/``read``)
     readers: ClassVar[tuple[Any, ...]] = (root_log,)
     #: the first character of this game's replay codes (``replay/codec/generic.py``)
-    code_marker: ClassVar[str] = "k"
+    code_marker: ClassVar[str] = "x"
     #: the log events that are moves (a digit each in a code); ``chat`` is left out of codes
     action_events: ClassVar[frozenset[str]] = frozenset(
         ("action", "challenge", "block", "reveal", "lose", "replace", "exchange"))

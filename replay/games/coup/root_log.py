@@ -16,7 +16,7 @@ every other line is ignored. Messages have their fields separated by ``|`` or sp
 True
 >>> log = read(text, "root-g1.log")
 >>> log.game_id, log.seat_order, log.first_player, [e.type for e in log.events], log.events[0].t
-('root-g1', ('1', '2'), '1', ['action', 'coins'], 177)
+(None, ('1', '2'), '1', ['action', 'coins'], 177)
 >>> log.replay().findings
 []
 >>> read("Sent to player 1: DECK|D|Q")
@@ -27,7 +27,6 @@ replay.log.LogFormatError: line 1: 'Q' is not a Coup card (D, A, B, C, E or a ch
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime, timezone
 from typing import Any
@@ -291,8 +290,8 @@ class _Reader:
                 lost[e["seat"]] += 1
         alive = [s for s in seats if s not in self.left and lost[s] < len(self.deals[s])]
         data: dict[str, Any] = {"format": "coup/1"}
-        if name and not name.startswith("<"):
-            data["game_id"] = os.path.splitext(os.path.basename(name))[0][:200] or None
+        # no game_id: a Root's log names no game, and a game's identity (the archive's dedupe)
+        # must not depend on the name of the file it arrived in
         if self.started is not None:
             data["started_at"] = self.started.isoformat().replace("+00:00", "Z")
         data["players"] = {s: {"name": f"Player {s}"} for s in seats}
@@ -302,8 +301,6 @@ class _Reader:
         if len(alive) == 1:
             data["end"] = {"reason": "completed"}
         data["meta"] = {"source": NAME, "lines": lines}
-        if not data.get("game_id"):
-            data.pop("game_id", None)
         return parse(data, self.source)
 
 

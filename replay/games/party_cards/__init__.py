@@ -45,7 +45,7 @@ class PartyCards:
     #: the log events that are a seat's decisions (the bot's own moves are not)
     action_events: ClassVar[frozenset[str]] = frozenset(("join", "decline", "answer", "pick"))
     #: the first character of this game's replay codes (``replay/codec/generic.py``)
-    code_marker: ClassVar[str] = "p"
+    code_marker: ClassVar[str] = "w"
     #: card texts are free text: the code is this game's own compressed form of the log
     payload_codec: ClassVar[Any] = None  # set below
 
