@@ -79,7 +79,7 @@ def plain(text: str, most: int = MAX_DESCRIPTION) -> str:
     become spaces, runs of spaces one, and a text over ``most`` characters is cut with an
     ellipsis (the template escapes it).
 
-    >>> plain("\u202eBo\u202c says\n<b>hi</b>\x00")
+    >>> plain("\\u202eBo\\u202c says\\n<b>hi</b>\\x00")
     'Bo says <b>hi</b>'
     """
     text = " ".join(_CONTROL.sub(" ", text).split())
