@@ -6,8 +6,8 @@ Open Graph tags for chat previews of that round only) and its picture (``routes`
 round's SVG). Nothing here imports ``replay.games.party_cards`` at import time: the board reads
 the judged game's API (``steps_json``, ``round_record``, ``findings``, ``winners``, ``rounds``).
 
->>> BOARD.game, BOARD.chapter, BOARD.blueprint.name
-('party-cards', 'round', 'party_cards')
+>>> BOARD.game, BOARD.chapter, [rule for rule, _ in BOARD.routes]
+('party-cards', 'round', ['/r/<code>/round/<n>.svg', '/g/<public_id>/round/<n>.svg', '/u/<token>/round/<n>.svg'])
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import Board
 from .charts import build_charts
-from .routes import bp
+from .routes import ROUTES
 from .view import board_view, perspectives, title
 
 
@@ -33,5 +33,5 @@ BOARD = Board(
     chapter="round",
     description="step through every round: the question, the answers as the czar saw them, the pick and the scores",
     steps_json=_steps_json,
-    blueprint=bp,
+    routes=ROUTES,
 )

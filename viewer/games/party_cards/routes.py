@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, Response, current_app, request
-
-bp = Blueprint("party_cards", __name__)
+from flask import Response, current_app, request
 
 #: what an SVG response may do: draw itself (inline styles), nothing else
 SVG_POLICY = ("default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
@@ -59,7 +57,6 @@ def svg_response(game, raw: str, cache_control: str, version: str = "") -> Respo
     return response
 
 
-@bp.get("/r/<code>/round/<n>.svg")
 def code_round_svg(code: str, n: str) -> Response:
     from viewer.blueprints.replay import game_from_code
 
@@ -67,7 +64,6 @@ def code_round_svg(code: str, n: str) -> Response:
     return svg_response(game_from_code(code), n, f"public, max-age={seconds}, immutable")
 
 
-@bp.get("/g/<public_id>/round/<n>.svg")
 def archived_round_svg(public_id: str, n: str) -> Response:
     from viewer.blueprints.replay import ARCHIVED_CACHE_SECONDS, game_from_archive
 
@@ -76,7 +72,6 @@ def archived_round_svg(public_id: str, n: str) -> Response:
     return svg_response(game, n, f"public, max-age={ARCHIVED_CACHE_SECONDS}", version)
 
 
-@bp.get("/u/<token>/round/<n>.svg")
 def upload_round_svg(token: str, n: str) -> Response:
     from viewer.blueprints.upload import viewed_upload
 
@@ -84,3 +79,11 @@ def upload_round_svg(token: str, n: str) -> Response:
     response = svg_response(game, n, "private, no-store")
     response.headers["X-Robots-Tag"] = "noindex"
     return response
+
+
+#: (rule, view) pairs that ``viewer.games.init_app`` adds to the app (GET only)
+ROUTES = (
+    ("/r/<code>/round/<n>.svg", code_round_svg),
+    ("/g/<public_id>/round/<n>.svg", archived_round_svg),
+    ("/u/<token>/round/<n>.svg", upload_round_svg),
+)
