@@ -55,7 +55,8 @@ def add_security_headers(response: Response) -> Response:
     else:
         ancestors = "'none'"
         response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Content-Security-Policy"] = content_security_policy(ancestors)
+    if "Content-Security-Policy" not in response.headers:  # a view may send a stricter one (an SVG's)
+        response.headers["Content-Security-Policy"] = content_security_policy(ancestors)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")

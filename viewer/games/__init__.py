@@ -8,7 +8,10 @@ a :class:`Board`, and holds:
   ``games/<game>/board.html``;
 - ``static/board.js``: the drawing script, served content-hashed as ``games/<game>/board.js``;
   it registers a renderer with the stepper (``GameViewer.register({...})``);
-- any other static files its template or script needs (``games/<game>/<file>``).
+- any other static files its template or script needs (``games/<game>/<file>``);
+- optionally its own GET routes: ``Board.routes``, ``(rule, view)`` pairs that ``init_app``
+  adds to the app under the endpoint ``<game>.<view name>`` (party cards: a round's picture
+  at ``/g/<id>/round/<n>.svg``).
 
 The neutral viewer (``viewer.view``, the replay and embed pages, ``stepper.js``,
 ``charts.js``) never names a game: adding one is a new folder here and nothing else.
@@ -68,6 +71,7 @@ class Board:
     steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
     listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
+    routes: tuple[tuple[str, Callable[..., Any]], ...] = ()  # the game's own GET routes: (rule, view)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -180,10 +184,15 @@ class GameTemplateLoader(BaseLoader):
 
 def init_app(app: "Flask") -> None:
     """Serve ``games/<game>/<file>`` templates from the game folders; ``has_asset(name)`` for
-    templates that include a board's optional files."""
+    templates that include a board's optional files; add the boards' own routes."""
     app.jinja_loader = ChoiceLoader([app.jinja_loader, PrefixLoader({"games": GameTemplateLoader()})])  # type: ignore[method-assign,list-item]
     assets = app.extensions["assets"]
     app.jinja_env.globals["has_asset"] = lambda name: name in assets.by_name
+    for folder in sorted(GAMES_DIR.iterdir()):
+        if (folder / "__init__.py").is_file():
+            board = board_for(folder.name.replace("_", "-"))
+            for rule, view in board.routes:
+                app.add_url_rule(rule, endpoint=f"{board.game}.{view.__name__}", view_func=view)
 
 
 def static_files() -> dict[str, Path]:

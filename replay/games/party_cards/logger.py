@@ -15,7 +15,16 @@
 
 ``end()`` saves the log (when the logger has a directory) atomically with
 ``replay.logger.save_log``, so a half-written file is never visible, and returns the
-``PartyReplay``. Nothing refuses an illegal action: a buggy bot's game is logged as it
+``PartyReplay``. ``link(base)`` gives the "View the replay" link: ``{base}/r/<code>``, or, when
+the code would be longer than ``LINK_CODE_LIMIT`` (2,000) characters (long games with long
+card texts), the game stored through a viewer's upload API and linked by its short id
+(``{base}/g/<id>``); the returned :class:`ReplayLink` says which, and the fallback is logged:
+
+>>> link = logger.link("https://replays.example")
+>>> link.stored, link.url.startswith("https://replays.example/r/p"), str(link) == link.url
+(False, True, True)
+
+Nothing refuses an illegal action: a buggy bot's game is logged as it
 happened, and the engine reports its breaches. The logger refuses only what the format cannot
 hold: a seat that is not in ``players``, a card that is not an id and a text, an unknown end
 reason, and calls out of order. Cards are ``(id, text)`` pairs or ``{"id", "text"}`` objects;
@@ -24,8 +33,12 @@ a question is ``(id, text, pick)`` or ``{"id", "text", "pick"}``.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import re
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -44,6 +57,42 @@ class LoggerStateError(ReplayError):
 
 class LoggerInputError(ReplayError, ValueError):
     """An argument that names no seat, card, question or end reason."""
+
+
+class ArchiveLinkError(ReplayError):
+    """A game too long for a code could not be stored in the archive (unreachable, refused,
+    or an answer without a link). ``code_url`` is the long code's link, a last resort: the
+    viewer opens codes of up to 4,096 characters."""
+
+    def __init__(self, message: str, code_url: str):
+        super().__init__(message)
+        self.code_url = code_url
+
+
+#: codes longer than this are not put in links: the game is stored in an archive instead
+LINK_CODE_LIMIT = 2000
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReplayLink:
+    """The "View the replay" link of a game, and how it was made.
+
+    ``stored`` is False for a code link (``code`` set) and True when the game was stored
+    through an archive's upload API (``public_id`` set when the link is ``/g/<id>``; an upload
+    left unlisted links ``/u/<token>``); ``delete_token`` (stored games) lets the bot delete or
+    publish the upload later; ``notice`` says in words what happened. ``str(link)`` is the URL.
+    """
+
+    url: str
+    stored: bool
+    code: str | None = None
+    public_id: str | None = None
+    delete_token: str | None = None
+    notice: str = ""
+
+    def __str__(self) -> str:
+        return self.url
 
 
 def _card(value: Any) -> dict[str, str]:
@@ -97,6 +146,7 @@ class PartyLogger:
         hand_size: int = DEFAULT_HAND_SIZE,
         game_id: str | None = None,
         out_dir: "str | os.PathLike[str] | None" = None,
+        archive_url: str | None = None,
         started_at: datetime | None = None,
         meta: Mapping[str, Any] | None = None,
         clock: Callable[[], float] | None = time.monotonic,
@@ -115,6 +165,7 @@ class PartyLogger:
         self.hand_size = hand_size
         self.game_id = game_id
         self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.archive_url = archive_url  # the viewer whose POST /api/logs stores long games
         self.started_at = started_at
         self.meta = dict(meta or {})
         self.clock = clock
@@ -203,6 +254,60 @@ class PartyLogger:
         self.replay = log.replay()
         return self.replay
 
+    def link(self, base: str, *, archive_url: str | None = None, publish: bool = True,
+             limit: int = LINK_CODE_LIMIT, timeout: float = 10.0) -> ReplayLink:
+        """The "View the replay" link of the ended game, on the viewer at ``base``.
+
+        ``{base}/r/<code>`` when the code has at most ``limit`` characters. Past that, the game
+        is uploaded to the archive at ``archive_url`` (this call's, else the logger's, else
+        ``base``) with ``POST /api/logs``; with ``publish`` (the default) the upload is made
+        public (``POST /api/uploads/<token>/publish``) and the link is ``{base}/g/<id>``,
+        otherwise the unlisted ``{archive}/u/<token>``. The fallback is logged (INFO, logger
+        ``replay.games.party_cards.logger``) and told in the result's ``notice``. Raises
+        ``ArchiveLinkError`` when the archive cannot store it (its ``code_url`` is the long link).
+        """
+        if self.replay is None:
+            raise LoggerStateError("link() needs an ended game: call end() first")
+        from replay.codec import encode
+
+        base = base.rstrip("/")
+        code = encode(self.replay.log)
+        code_url = f"{base}/r/{code}"
+        if len(code) <= limit:
+            return ReplayLink(url=code_url, stored=False, code=code, notice="linked by its code")
+        archive = (archive_url or self.archive_url or base).rstrip("/")
+        body = self.replay.log.canonical_json().encode("utf-8")
+        name = (re.sub(r"[^A-Za-z0-9._-]+", "_", self.game_id or "party-cards").strip("._") or "party-cards")[:80]
+        answer = _post_json(f"{archive}/api/logs?name={name}.json", body, {"Content-Type": "application/json"},
+                            timeout, code_url)
+        try:
+            game = answer["files"][0]["games"][0]
+        except (KeyError, IndexError, TypeError):
+            reason = _reason(answer)
+            raise ArchiveLinkError(f"the archive at {archive} did not store the game: {reason}", code_url) from None
+        delete_token = game.get("delete_token")
+        public_id = game.get("id")
+        url = None
+        if public_id:
+            url = f"{base}/g/{public_id}"
+        elif game.get("token") and delete_token and publish:
+            published = _post_json(f"{archive}/api/uploads/{game['token']}/publish", b"",
+                                   {"X-Delete-Token": delete_token}, timeout, code_url)
+            public_id = published.get("id")
+            if not public_id:
+                raise ArchiveLinkError(f"the archive at {archive} stored the game but did not publish it: "
+                                       f"{_reason(published)}", code_url)
+            url = f"{base}/g/{public_id}"
+        elif game.get("url"):
+            url = archive + game["url"]
+        if url is None:
+            raise ArchiveLinkError(f"the archive at {archive} answered {game.get('status', 'without a status')} "
+                                   f"but gave no link to the game", code_url)
+        notice = (f"the replay code would be {len(code)} characters long (over {limit}): the game was stored "
+                  f"in the archive at {archive} and is linked as {url}")
+        log.info("%s", notice)
+        return ReplayLink(url=url, stored=True, public_id=public_id, delete_token=delete_token, notice=notice)
+
     # -- output ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         if self._hands is None:
@@ -243,3 +348,37 @@ class PartyLogger:
             t = int((self.clock() - self._start) * 1000)
         if t is not None:
             event["t"] = int(t)
+
+
+def _reason(answer: Any) -> str:
+    if isinstance(answer, Mapping):
+        if answer.get("error"):
+            return str(answer["error"])
+        files = answer.get("files") or []
+        if files and isinstance(files[0], Mapping) and files[0].get("reason"):
+            return str(files[0]["reason"])
+    return "no game in its answer"
+
+
+def _post_json(url: str, body: bytes, headers: dict[str, str], timeout: float, code_url: str) -> Any:
+    """POST to the archive and read its JSON answer; ``ArchiveLinkError`` says what failed."""
+    from urllib.error import HTTPError, URLError
+    from urllib.request import Request, urlopen
+
+    if not url.startswith(("http://", "https://")):
+        raise ArchiveLinkError(f"the archive address must start with http:// or https://, not {url[:40]!r}", code_url)
+    request = Request(url, data=body, method="POST", headers={"Accept": "application/json", **headers})
+    try:
+        with urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only, checked above)
+            return json.loads(response.read().decode("utf-8"))
+    except HTTPError as exc:
+        try:
+            detail = _reason(json.loads(exc.read().decode("utf-8")))
+        except ValueError:
+            detail = exc.reason
+        raise ArchiveLinkError(f"the archive refused the game ({exc.code}): {detail}", code_url) from None
+    except (URLError, TimeoutError, OSError) as exc:
+        raise ArchiveLinkError(f"the archive at {url.split('/api/')[0]} could not be reached: "
+                               f"{getattr(exc, 'reason', exc)}", code_url) from None
+    except ValueError as exc:
+        raise ArchiveLinkError(f"the archive's answer is not JSON: {exc}", code_url) from None
