@@ -130,20 +130,21 @@ DROPPED = frozenset(("chat",))
 
 
 def _action_key(event: Any) -> tuple:
-    """What identifies a move: its fields but the time, lists taken as multisets."""
-    data = event.model_dump(mode="json", exclude_none=True)
-    data.pop("t", None)
-    return tuple(sorted((k, json.dumps(sorted(v) if isinstance(v, list) else v, sort_keys=True))
-                        for k, v in data.items()))
+    """What identifies a move: its fields as the engine reads them (cards as values), but the
+    time; lists taken as multisets. Cheap: no serialisation."""
+    return tuple(sorted((k, tuple(sorted(v)) if isinstance(v, list) else v)
+                        for k, v in vars(event).items() if k != "t" and v is not None))
 
 
 def _is_action(game, event) -> bool:
     return event.type in game.action_events
 
 
-def _compact_payload(game, log) -> int | None:
-    """The compact form's integer, or None when the compact form cannot say the game exactly."""
-    replay = game.judge(log)
+def _compact_payload(game, log, replay=None) -> int | None:
+    """The compact form's integer, or None when the compact form cannot say the game exactly.
+    ``replay`` is the judged game when the caller has it (it is judged here otherwise)."""
+    if replay is None:
+        replay = game.judge(log)
     if replay.findings or not replay.checked:
         return None
     end = log.end
@@ -207,6 +208,7 @@ def encode_game(log) -> str:
 
     from ..games import game_for_format
 
+    replay = log if hasattr(log, "findings") else None
     log = getattr(log, "log", log)
     game = game_for_format(log.format)
     marker = getattr(game, "code_marker", None)
@@ -215,7 +217,7 @@ def encode_game(log) -> str:
     tuned = getattr(game, "payload_codec", None)
     if tuned is not None:
         return to_text(marker, tuned.payload(log))
-    payload = _compact_payload(game, log)
+    payload = _compact_payload(game, log, replay)
     if payload is None:
         text = json.dumps(_raw_object(log), ensure_ascii=False, separators=(",", ":")).encode()
         packed = zstandard.ZstdCompressor(level=19).compress(text)
