@@ -47,6 +47,7 @@
     box.classList.toggle("out", out);
     box.classList.toggle("winner", winner);
     box.querySelector("[data-coins]").textContent = String(s.c[n]);
+    box.querySelector("[data-coins-word]").textContent = s.c[n] === 1 ? "coin" : "coins";
     box.querySelector("[data-influence]").textContent = String(s.n[n]);
     box.querySelector("[data-flag]").textContent = winner ? " \u00b7 wins" : out ? " \u00b7 out" : s.ta === seat ? " \u00b7 to act" : "";
     var frag = document.createDocumentFragment();
