@@ -71,7 +71,9 @@ def build_view(game: ViewedGame, step: int | None = None, perspective: str = "al
     options = {"reveal": bool(reveal)}
     view = board.view(game, index, perspective, options)
 
-    findings = [f.to_json() for f in replay.findings]
+    findings = view.pop("findings", None)  # a board may word findings for its perspective
+    if findings is None:
+        findings = [f.to_json() for f in replay.findings]
     view["step"] = {**view["step"], "index": index, "last": last,
                     "findings": [f for f in findings if f["step"] == index]}
     view["data"]["board"] = board.game
