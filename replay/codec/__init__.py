@@ -109,6 +109,8 @@ def is_fallback_code(text: str) -> bool:
         code, _ = parse_link(text)
     except CodeError:
         return False
+    if is_generic_code(code):  # another game's raw form: its marker in upper case
+        return code[0].isupper()
     return not looks_legacy(code) and code_kind(code) == "fallback"
 
 

@@ -46,6 +46,14 @@ def _describe(text: str, log: GameLog) -> list[str]:
     kind = "original BridgeBot code" if is_legacy_code(text) else (
         "fallback code (a game with findings)" if is_fallback_code(text) else "replay code")
     lines = [f"{kind}: {replay.summary_line()}"]
+    if log.format != "floating-bridge/1":  # another game: what every game says
+        game = replay.game
+        winners = ", ".join(replay.winners) or "nobody"
+        lines.append(f"  game {game.title}, end {replay.end_reason}, won by {winners}")
+        lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
+        for f in replay.findings:
+            lines.append(f"  finding at step {f.step}: {f.kind}: {f.message}")
+        return lines
     lines.append(f"  rules {replay.rules.name}, first bidder {log.first_bidder.name}, end {replay.end_reason}")
     for seat, cards in zip("NESW", log.hands.by_seat()):
         name = log.player_name(seat_of(seat))
