@@ -40,30 +40,50 @@ static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 
 /* ---------------------------------------------------------------- transposition table */
 
+/* The table works in two tiers. A position's "aggregate" is its leader, flags and the
+ * number of cards of each suit in each hand. For each aggregate the table remembers a few
+ * relevance patterns (per suit, how many top cards must have the same holders); an entry
+ * holds the bounds of every position with that aggregate and the same holders of those top
+ * cards, filed under a hash of all three. A lookup tries each pattern of its aggregate. */
+#define NPAT 8
 typedef struct {
-    u64 k0, k1;
-    int8_t lb, ub;   /* bounds of the declarer side's tricks from this trick start on */
-    uint8_t depth;   /* cards left (for replacement) */
-    uint8_t used;
+    u64 lengths;
+    uint8_t flags;     /* leader, broken, first, and 0x80; 0 = empty */
+    uint8_t n;         /* patterns in use */
+    uint8_t next;      /* the pattern to replace next */
+    uint8_t pat[NPAT][4];
+} Agg;
+
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];   /* holders of the top depth[s] cards, 2 bits each, the rest zero */
+    uint8_t depth[4];
+    uint8_t flags;
+    int8_t lb, ub;
+    uint8_t left;
 } Entry;
 
 #define BUCKET 4
+#define AGGBUCKET 4
 static Entry *tt = NULL;
-static size_t tt_buckets = 0; /* power of two */
+static Agg *agg = NULL;
+static size_t tt_buckets = 0, agg_buckets = 0; /* powers of two */
 static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
-static int tt_alloc(size_t buckets) {
+static int tt_alloc(size_t buckets, size_t aggs) {
     Entry *t = (Entry *)calloc(buckets * BUCKET, sizeof(Entry));
-    if (!t) return -1;
-    free(tt);
-    tt = t;
-    tt_buckets = buckets;
+    Agg *a = (Agg *)calloc(aggs * AGGBUCKET, sizeof(Agg));
+    if (!t || !a) { free(t); free(a); return -1; }
+    free(tt); free(agg);
+    tt = t; agg = a;
+    tt_buckets = buckets; agg_buckets = aggs;
     return 0;
 }
 
 static void tt_clear(void) {
     if (tt) memset(tt, 0, tt_buckets * BUCKET * sizeof(Entry));
+    if (agg) memset(agg, 0, agg_buckets * AGGBUCKET * sizeof(Agg));
 }
 
 /* ---------------------------------------------------------------- the search context */
@@ -118,74 +138,143 @@ static inline int winning_index(const int *cards, int n, int trump) {
     return best;
 }
 
-/* the key of a trick-start position: per suit, the number of cards still out and, for
- * each of them from the top, two bits saying who holds it; then the leader and flags. */
-static void make_key(const Ctx *c, u64 *k0, u64 *k1) {
-    u64 a = 0, b = 0; /* 128-bit accumulator, b high */
-    int bits = 0;
+/* A trick-start position as the table sees it. */
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];
+    uint8_t flags;
+} Key;
+
+static void make_key(const Ctx *c, Key *k) {
+    u64 L = 0;
+    for (int p = 0; p < 4; p++)
+        for (int s = 0; s < 4; s++)
+            L |= (u64)popc(c->hand[p] & SUITMASK[s]) << (16 * p + 4 * s);
+    k->lengths = L;
     u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-#define PUSH(v, n) do { u64 _v = (u64)(v); int _n = (n); \
-        if (_n) { b = (b << _n) | (a >> (64 - _n)); a = (a << _n) | _v; bits += _n; } } while (0)
     for (int s = 0; s < 4; s++) {
-        u64 rem = (all >> (13 * s)) & 0x1fff;
-        u64 o1 = (x1 >> (13 * s)) & 0x1fff, o2 = (x2 >> (13 * s)) & 0x1fff;
-        int n = popc(rem);
-        PUSH(n, 4);
-        u64 ca = 0, cb = 0;
+        u64 rem = all & SUITMASK[s];
+        uint32_t o = 0;
         int i = 0;
         while (rem) {
-            int r = lowbit(rem);
-            rem &= rem - 1;
-            ca |= ((o1 >> r) & 1) << i;
-            cb |= ((o2 >> r) & 1) << i;
+            int t = highbit(rem);
+            rem &= ~(1ULL << t);
+            o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
             i++;
         }
-        /* n <= 13 so 2n <= 26 bits: one push */
-        PUSH((ca << n) | cb, 2 * n);
+        k->own[s] = o;
     }
-    PUSH((c->leader << 2) | (c->broken << 1) | c->first, 4);
-#undef PUSH
-    (void)bits;
-    *k0 = a;
-    *k1 = b;
+    k->flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
 }
 
-static inline size_t key_index(u64 k0, u64 k1) {
-    u64 h = k0 * 0x9E3779B97F4A7C15ULL ^ (k1 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= h >> 29;
-    return (size_t)(h & (tt_buckets - 1));
+static inline u64 mix(u64 h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL; h ^= h >> 33;
+    return h;
 }
 
-static Entry *tt_find(u64 k0, u64 k1) {
-    Entry *e = tt + key_index(k0, k1) * BUCKET;
+static inline uint32_t depth_mask(int d) { return d >= 16 ? 0xffffffffu : ((1u << (2 * d)) - 1); }
+
+static Agg *agg_find(const Key *k, int create) {
+    Agg *a = agg + (mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_buckets - 1)) * AGGBUCKET;
+    for (int i = 0; i < AGGBUCKET; i++)
+        if (a[i].flags == k->flags && a[i].lengths == k->lengths) return &a[i];
+    if (!create) return NULL;
+    Agg *slot = &a[0];
+    for (int i = 0; i < AGGBUCKET; i++) {
+        if (!a[i].flags) { slot = &a[i]; break; }
+        if (a[i].n < slot->n) slot = &a[i];
+    }
+    memset(slot, 0, sizeof(*slot));
+    slot->lengths = k->lengths;
+    slot->flags = k->flags;
+    return slot;
+}
+
+static Entry *entry_find(const Key *k, const uint8_t *depth, uint32_t *own, int create, int left) {
+    u64 h = k->lengths ^ ((u64)k->flags << 56);
+    for (int s = 0; s < 4; s++) {
+        own[s] = k->own[s] & depth_mask(depth[s]);
+        h = mix(h ^ ((u64)own[s] << 5) ^ depth[s]);
+    }
+    Entry *e = tt + (h & (tt_buckets - 1)) * BUCKET;
     for (int i = 0; i < BUCKET; i++)
-        if (e[i].used && e[i].k0 == k0 && e[i].k1 == k1) return &e[i];
-    return NULL;
+        if (e[i].flags == k->flags && e[i].lengths == k->lengths && !memcmp(e[i].depth, depth, 4) &&
+            !memcmp(e[i].own, own, sizeof(e[i].own)))
+            return &e[i];
+    if (!create) return NULL;
+    Entry *slot = &e[0];
+    for (int i = 0; i < BUCKET; i++) {
+        if (!e[i].flags) { slot = &e[i]; break; }
+        if (e[i].left < slot->left) slot = &e[i];
+    }
+    slot->lengths = k->lengths;
+    memcpy(slot->own, own, sizeof(slot->own));
+    memcpy(slot->depth, depth, 4);
+    slot->flags = k->flags;
+    slot->lb = 0;
+    slot->ub = (int8_t)left;
+    slot->left = (uint8_t)left;
+    return slot;
 }
 
-static void tt_store(u64 k0, u64 k1, int depth, int lb, int ub) {
-    Entry *e = tt + key_index(k0, k1) * BUCKET;
-    Entry *victim = NULL;
-    for (int i = 0; i < BUCKET; i++) {
-        if (e[i].used && e[i].k0 == k0 && e[i].k1 == k1) {
-            if (lb > e[i].lb) e[i].lb = (int8_t)lb;
-            if (ub < e[i].ub) e[i].ub = (int8_t)ub;
-            return;
+/* The relevant cards of a pattern, as cards of the position: the top depth[s] of each suit. */
+static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 out = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 rem = all & SUITMASK[s];
+        for (int i = 0; i < depth[s] && rem; i++) {
+            int t = highbit(rem);
+            rem &= ~(1ULL << t);
+            out |= 1ULL << t;
         }
-        if (!e[i].used) { if (!victim || victim->used) victim = &e[i]; }
-        else if (!victim || (victim->used && e[i].depth < victim->depth)) victim = &e[i];
     }
-    victim->k0 = k0; victim->k1 = k1;
-    victim->lb = (int8_t)lb; victim->ub = (int8_t)ub;
-    victim->depth = (uint8_t)depth; victim->used = 1;
+    return out;
+}
+
+/* Bounds from the table (the best of every matching entry) and their relevant cards. */
+static void tt_probe(const Ctx *c, const Key *k, int *lb, u64 *lbrel, int *ub, u64 *ubrel) {
+    Agg *a = agg_find(k, 0);
+    if (!a) return;
+    const uint8_t *bl = NULL, *bu = NULL;
+    uint32_t own[4];
+    for (int i = 0; i < a->n; i++) {
+        Entry *e = entry_find(k, a->pat[i], own, 0, 0);
+        if (!e) continue;
+        if (e->lb > *lb) { *lb = e->lb; bl = a->pat[i]; }
+        if (e->ub < *ub) { *ub = e->ub; bu = a->pat[i]; }
+    }
+    if (bl) *lbrel = depth_cards(c, bl);
+    if (bu) *ubrel = depth_cards(c, bu);
+}
+
+static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
+    uint8_t depth[4];
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel & SUITMASK[s];
+        depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
+    }
+    Agg *a = agg_find(k, 1);
+    int found = 0;
+    for (int i = 0; i < a->n; i++)
+        if (!memcmp(a->pat[i], depth, 4)) { found = 1; break; }
+    if (!found) {
+        if (a->n < NPAT) memcpy(a->pat[a->n++], depth, 4);
+        else { memcpy(a->pat[a->next], depth, 4); a->next = (uint8_t)((a->next + 1) % NPAT); }
+    }
+    uint32_t own[4];
+    Entry *e = entry_find(k, depth, own, 1, left);
+    if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
+    else if (bound < e->ub) e->ub = (int8_t)bound;
 }
 
 /* ---------------------------------------------------------------- bounds */
 
 /* Top winners in suit s held by seat p: its cards from the top of what is still out,
  * down to the first card someone else holds. */
-static inline int top_run(const Ctx *c, int p, int s, u64 all) {
+static inline int top_run_cards(const Ctx *c, int p, int s, u64 all, u64 *cards) {
     u64 rem = all & SUITMASK[s];
     u64 mine = c->hand[p] & SUITMASK[s];
     int n = 0;
@@ -194,12 +283,18 @@ static inline int top_run(const Ctx *c, int p, int s, u64 all) {
         if (!((mine >> top) & 1)) break;
         n++;
         rem &= ~(1ULL << top);
+        *cards |= 1ULL << top;
     }
     return n;
 }
 
+static inline int top_run(const Ctx *c, int p, int s, u64 all) {
+    u64 unused = 0;
+    return top_run_cards(c, p, s, all, &unused);
+}
+
 /* Tricks the leader's side takes for sure by cashing the leader's top winners. */
-static int quick_tricks(const Ctx *c) {
+static int quick_tricks(const Ctx *c, u64 *rel) {
     if (c->first && c->trump >= 0 && !c->tifr) return 0;
     int L = c->leader;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
@@ -215,7 +310,7 @@ static int quick_tricks(const Ctx *c) {
         } else if (opp_trumps) {
             continue;
         }
-        n += top_run(c, L, s, all);
+        n += top_run_cards(c, L, s, all, rel);
     }
     return n;
 }
@@ -224,15 +319,18 @@ static int quick_tricks(const Ctx *c) {
  * trick it is played to, and every card is played by the last trick, so a seat holding the
  * k highest trumps wins at least k tricks (two seats of one side could spend theirs on one
  * trick, so only the best single seat counts). */
-static int sure_trump_tricks(const Ctx *c, int side) {
+static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
     if (c->trump < 0) return 0;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     int best = 0;
+    u64 bestcards = 0;
     for (int q = 0; q < 4; q++) {
         if (c->side[q] != side) continue;
-        int n = top_run(c, q, c->trump, all);
-        if (n > best) best = n;
+        u64 cards = 0;
+        int n = top_run_cards(c, q, c->trump, all, &cards);
+        if (n > best) { best = n; bestcards = cards; }
     }
+    *rel |= bestcards;
     return best;
 }
 
@@ -352,38 +450,43 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
 
 /* ---------------------------------------------------------------- the search */
 
-/* Can the declarer's side take at least `target` tricks from the trick under way on? */
-static int search(Ctx *c, int target) {
+/* Can the declarer's side take at least `target` tricks from the trick under way on?
+ * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
+static int search(Ctx *c, int target, u64 *rel) {
     c->nodes++;
+    *rel = 0;
     if (target <= 0) return 1;
     int len = c->len;
     int last = (c->leader + 3) & 3;
     int left = popc(c->hand[last]); /* tricks left, the one under way included */
     if (target > left) return 0;
-    u64 k0 = 0, k1 = 0;
+    Key key;
     if (len == 0) {
-        make_key(c, &k0, &k1);
-        Entry *e = tt_find(k0, k1);
-        if (e) {
-            if (e->lb >= target) return 1;
-            if (e->ub < target) return 0;
-        }
+        make_key(c, &key);
+        int lb = 0, ub = left;
+        u64 lbrel = 0, ubrel = 0;
+        tt_probe(c, &key, &lb, &lbrel, &ub, &ubrel);
+        if (lb >= target) { *rel = lbrel; return 1; }
+        if (ub < target) { *rel = ubrel; return 0; }
         /* lower bounds of both sides' tricks: quick tricks and top trumps */
         int ls = c->side[c->leader];
-        int lead_lb = quick_tricks(c);
-        int t1 = sure_trump_tricks(c, ls);
-        if (t1 > lead_lb) lead_lb = t1;
-        int other_lb = sure_trump_tricks(c, !ls);
-        int lb = ls ? lead_lb : other_lb;
-        int ub = left - (ls ? other_lb : lead_lb);
-        if (lb >= target) { tt_store(k0, k1, left, lb, ub); return 1; }
-        if (ub < target) { tt_store(k0, k1, left, lb, ub); return 0; }
+        u64 qrel = 0, trel = 0, orel = 0;
+        int lead_lb = quick_tricks(c, &qrel);
+        int t1 = sure_trump_tricks(c, ls, &trel);
+        if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
+        int other_lb = sure_trump_tricks(c, !ls, &orel);
+        int blb = ls ? lead_lb : other_lb;
+        int bub = left - (ls ? other_lb : lead_lb);
+        u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
+        if (blb >= target) { *rel = lbr; tt_store(c, &key, 1, blb, lbr, left); return 1; }
+        if (bub < target) { *rel = ubr; tt_store(c, &key, 0, bub, ubr, left); return 0; }
     }
     int p = (c->leader + len) & 3;
     int maxi = c->side[p];
     Move moves[14];
     int n = gen_moves(c, p, moves);
     int result = maxi ? 0 : 1;
+    u64 allrel = 0;
     for (int i = 0; i < n; i++) {
         int card = moves[i].card;
         u64 bit = 1ULL << card;
@@ -392,8 +495,10 @@ static int search(Ctx *c, int target) {
         c->tcard[len] = card;
         if (card / 13 == c->trump) c->broken = 1;
         int r;
+        u64 crel = 0;
         if (len == 3) {
-            int w = (c->leader + winning_index(c->tcard, 4, c->trump)) & 3;
+            int wi = winning_index(c->tcard, 4, c->trump);
+            int w = (c->leader + wi) & 3;
             int old_leader = c->leader, old_first = c->first;
             int saved[4]; /* the next trick writes over these slots */
             memcpy(saved, c->tcard, sizeof(saved));
@@ -403,25 +508,31 @@ static int search(Ctx *c, int target) {
             c->leader = w;
             c->len = 0;
             c->first = 0;
-            r = search(c, target - c->side[w]);
+            r = search(c, target - c->side[w], &crel);
             c->gone &= ~tbits;
             memcpy(c->tcard, saved, sizeof(saved));
             c->leader = old_leader;
             c->first = old_first;
             c->len = 3;
+            /* the winning card's rank mattered if it beat a card of its own suit */
+            int wc = c->tcard[wi];
+            for (int k = 0; k < 4; k++)
+                if (k != wi && c->tcard[k] / 13 == wc / 13) { crel |= 1ULL << wc; break; }
         } else {
             c->len = len + 1;
-            r = search(c, target);
+            r = search(c, target, &crel);
             c->len = len;
         }
         c->hand[p] |= bit;
         c->broken = old_broken;
-        if (maxi && r) { result = 1; break; }
-        if (!maxi && !r) { result = 0; break; }
+        if (maxi && r) { result = 1; allrel = crel; break; }
+        if (!maxi && !r) { result = 0; allrel = crel; break; }
+        allrel |= crel;
     }
+    *rel = allrel;
     if (len == 0) {
-        if (result) tt_store(k0, k1, left, target, left);
-        else tt_store(k0, k1, left, 0, target - 1);
+        if (result) tt_store(c, &key, 1, target, allrel, left);
+        else tt_store(c, &key, 0, target - 1, allrel, left);
     }
     return result;
 }
@@ -435,7 +546,8 @@ static int exact(Ctx *c, int guess) {
     while (lo < hi) {
         if (probe <= lo) probe = lo + 1;
         if (probe > hi) probe = hi;
-        if (search(c, probe)) lo = probe; else hi = probe - 1;
+        u64 rel;
+        if (search(c, probe, &rel)) lo = probe; else hi = probe - 1;
         probe = (lo + hi + 1) / 2;
     }
     return lo;
@@ -508,7 +620,7 @@ static int parse_position(PyObject *args, Ctx *c) {
     if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
     c->gone = FULL & ~seen;
     /* keep the table when trump, sides and flags are those it was filled under */
-    if (!tt) { if (tt_alloc(1u << 18) < 0) { PyErr_NoMemory(); return -1; } }
+    if (!tt) { if (tt_alloc(1u << 18, 1u << 16) < 0) { PyErr_NoMemory(); return -1; } }
     if (tt_trump != trump || tt_tifr != tifr || memcmp(tt_side, c->side, sizeof(tt_side))) {
         tt_clear();
         tt_trump = trump; tt_tifr = tifr;
