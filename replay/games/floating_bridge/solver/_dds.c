@@ -293,7 +293,10 @@ static inline int top_run(const Ctx *c, int p, int s, u64 all) {
     return top_run_cards(c, p, s, all, &unused);
 }
 
-/* Tricks the leader's side takes for sure by cashing the leader's top winners. */
+/* Tricks the leader's side takes for sure by cashing the leader's top winners, then, where
+ * a partner holds the top of a suit the leader can lead, crossing to it and cashing the
+ * partner's top winners. A suit is safe when nobody on the other side can ruff it (no
+ * trumps, or the other side holds none, or it is the trump suit and trumps may be led). */
 static int quick_tricks(const Ctx *c, u64 *rel) {
     if (c->first && c->trump >= 0 && !c->tifr) return 0;
     int L = c->leader;
@@ -302,17 +305,40 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
     if (c->trump >= 0)
         for (int q = 0; q < 4; q++)
             if (c->side[q] != c->side[L] && (c->hand[q] & SUITMASK[c->trump])) opp_trumps = 1;
-    int n = 0;
+    int safe[4];
     for (int s = 0; s < 4; s++) {
-        if (!(c->hand[L] & SUITMASK[s])) continue;
-        if (s == c->trump) {
-            if (!c->broken && (c->hand[L] & ~SUITMASK[s])) continue;
-        } else if (opp_trumps) {
-            continue;
-        }
-        n += top_run_cards(c, L, s, all, rel);
+        if (s == c->trump) safe[s] = c->broken || !(c->hand[L] & ~SUITMASK[s]);
+        else safe[s] = !opp_trumps;
     }
-    return n;
+    int n = 0;
+    u64 lrel = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!safe[s] || !(c->hand[L] & SUITMASK[s])) continue;
+        n += top_run_cards(c, L, s, all, &lrel);
+    }
+    /* crossing: after cashing its own winners, L leads a suit whose top card a partner P
+       holds; P wins and cashes its own top winners in safe suits. P must be able to keep
+       its winners while L cashes: it needs as many other cards as L has winners. */
+    int best_extra = 0;
+    u64 best_rel = 0;
+    for (int P = 0; P < 4; P++) {
+        if (P == L || c->side[P] != c->side[L]) continue;
+        u64 prel = 0;
+        int pw = 0, entry = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!safe[s]) continue;
+            int r = top_run_cards(c, P, s, all, &prel);
+            pw += r;
+            if (r && (c->hand[L] & SUITMASK[s])) entry = 1;
+        }
+        if (!entry || !pw) continue;
+        if (popc(c->hand[P]) - pw < n) continue;
+        if (pw > best_extra) { best_extra = pw; best_rel = prel; }
+    }
+    *rel |= lrel | best_rel;
+    n += best_extra;
+    int left = popc(c->hand[L]);
+    return n > left ? left : n;
 }
 
 /* Tricks a side takes for sure with its top trumps: the highest trump still out wins the
