@@ -32,10 +32,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 try:
     from . import _dds as _native
-except ImportError as exc:  # the C extension was not built: say so once, then go on slowly
+except ImportError:  # the C extension was not built: say so once, then go on slowly
     _native = None
-    warnings.warn(f"floating bridge solver: native extension not available ({exc}); "
-                  "using the pure-Python solver, which is much slower", RuntimeWarning, stacklevel=2)
+    warnings.warn("floating bridge solver: the C extension _dds was not built at install time "
+                  "(no C compiler or Python headers?); using the pure-Python solver, which is "
+                  "much slower (reinstall with gcc and python3-dev present)", RuntimeWarning, stacklevel=2)
 
 #: "native" (the C search) or "python" (the fallback)
 BACKEND = "native" if _native is not None else "python"
