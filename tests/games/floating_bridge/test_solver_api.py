@@ -121,3 +121,27 @@ def test_doctests(module):
 
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0 and failures == 0
+
+
+def test_a_revoke_is_analysed_as_not_legal_and_play_stops_at_a_fatal_finding():
+    log = play_game(seed=5)
+    game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+    events = list(log.events)
+    for i, event in enumerate(events):
+        if event.type == "play" and game.trick:
+            led = game.trick[0][1] // 13
+            hand = game.hands[event.seat]
+            off = [c for c in range(52) if hand >> c & 1 and c // 13 != led]
+            if hand & solver.SUIT_MASKS[led] and off:
+                events[i] = event.model_copy(update={"card": Card(off[0])})
+                break
+        game.push(event)
+    revoked = log.model_copy(update={"events": events, "end": None})
+    replay = revoked.replay()
+    assert "revoke" in replay.finding_kinds()
+    result = analyse(replay)
+    bad = [c for c in result.cards if not c.legal]
+    assert len(bad) == 1 and bad[0].event == i
+    rest = Position.from_game(game_at_step(replay, replay.event_steps[i]))
+    won = game_at_step(replay, replay.event_steps[i]).declarer_side_tricks
+    assert bad[0].after == won + solver.solve(rest)
