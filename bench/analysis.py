@@ -48,8 +48,10 @@ def deals(n: int, seed: int):
         trump = rng.choice([None, 0, 1, 2, 3])
         declarer = rng.randrange(4)
         leader = declarer if trump is None else (declarer + 1) & 3
+        # trumps count as broken: DDS knows no trump-lead rule, and the same positions are
+        # wanted on both sides
         out.append(Position(hands, trump, tuple(sorted((declarer, (declarer + 2) & 3))), leader,
-                            (), False, True, True))
+                            (), True, False, True))
     return out
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import CARDS, SEATS, Card, Seat
 from ...engine import OVER, PLAY, Game
-from .solver import Position, card_values, solve
+from .solver import Position, best_cards, solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...game import GameReplay
@@ -139,17 +139,16 @@ def analyse(replay: "GameReplay") -> GameAnalysis:
             continue
         position = Position.from_game(game)
         won = game.declarer_side_tricks
-        values = card_values(position)
+        card = CARDS[event.card]
+        optimum, best, value = best_cards(position, card)
         seat = SEATS[event.seat]
         maxi = seat in position.declarer_side
-        optimum = max(values.values()) if maxi else min(values.values())
-        card = CARDS[event.card]
         game.push(event)
         if game.stopped:  # a card the seat does not hold: nothing more to analyse
             result.complete = False
             break
-        if card in values:
-            after = won + values[card]
+        if value is not None:
+            after = won + value
         else:
             rest = _position(game)
             after = game.declarer_side_tricks + (solve(rest) if rest is not None else 0)
@@ -157,8 +156,8 @@ def analyse(replay: "GameReplay") -> GameAnalysis:
             event=number, seat=seat, card=card,
             side="declarer" if maxi else "defenders",
             before=won + optimum, after=after,
-            best=tuple(c for c, v in values.items() if v == optimum),
-            legal=card in values,
+            best=best,
+            legal=value is not None,
         ))
         if game.phase == OVER:
             break

@@ -85,3 +85,16 @@ def test_pure_python_fallback_equals_brute_force():
         values = dict(_pysolver.card_values(*args))
         native = solver.card_values(position)
         assert values == {int(c): v for c, v in native.items()}
+
+
+def test_best_cards_agrees_with_card_values():
+    rng = random.Random(5)
+    for i in range(400):
+        position = random_position(rng, 3 + i % 3, side=ARRANGEMENTS[i % 4])
+        values = solver.card_values(position)
+        pick = max if position.to_act in position.declarer_side else min
+        best = pick(values.values())
+        for played in list(values)[:2] + [None]:
+            got = solver.best_cards(position, played)
+            assert got == (best, tuple(c for c, v in values.items() if v == best),
+                           None if played is None else values[played]), position

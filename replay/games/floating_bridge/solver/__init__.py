@@ -165,6 +165,22 @@ def card_values(position: Position) -> dict[Card, int]:
     return {CARDS[card]: value for card, value in sorted(pairs)}
 
 
+def best_cards(position: Position, played: int | None = None) -> tuple[int, tuple[Card, ...], int | None]:
+    """What an analysis needs: the best value (as ``solve``), the legal cards that reach it,
+    and the value of the card ``played`` (None when it is not legal or not given). Cheaper
+    than ``card_values``: other cards are only compared with the best."""
+    if position.tricks_left == 0:
+        return 0, (), None
+    if _native is not None:
+        best, cards, value, _ = _native.best_cards(*position._args(), -1 if played is None else int(played))
+        return best, tuple(CARDS[c] for c in cards), (None if value < 0 else value)
+    values = card_values(position)
+    pick = max if position.to_act in position.declarer_side else min
+    best = pick(values.values())
+    value = values.get(CARDS[played]) if played is not None and 0 <= played < 52 else None
+    return best, tuple(c for c, v in values.items() if v == best), value
+
+
 def clear() -> None:
     """Forget the transposition table (it is kept between calls with the same trump,
     sides and flags, which is what makes a whole game's analysis fast)."""
@@ -173,4 +189,4 @@ def clear() -> None:
     _pysolver.clear()
 
 
-__all__ = ["BACKEND", "Position", "PositionError", "solve", "card_values", "clear", "SUIT_MASKS"]
+__all__ = ["BACKEND", "Position", "PositionError", "solve", "card_values", "best_cards", "clear", "SUIT_MASKS"]

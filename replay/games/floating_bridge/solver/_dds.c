@@ -665,6 +665,90 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 /* Every legal card with the tricks the declarer's side takes from the trick under way on
  * after playing it: a list of (card, tricks). */
+/* The legal cards equivalent to `card` (its run) for seat p at the root. */
+static u64 run_of(const Ctx *c, int p, int card, u64 legal) {
+    u64 same = c->hand[p] | c->gone;
+    int s = card / 13;
+    u64 run = 1ULL << card;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int x = card;
+        for (;;) {
+            int y = x + dir;
+            if (y < 13 * s || y >= 13 * s + 13) break;
+            if (!((same >> y) & 1)) break;
+            if ((c->hand[p] >> y) & 1) run |= 1ULL << y;
+            x = y;
+        }
+    }
+    return run & legal;
+}
+
+/* What an analysis needs, cheaper than every card's exact value: the best value, the cards
+ * that reach it, and the exact value of one card (the card played, or -1). Other cards are
+ * only compared with the best so far, one or two zero-window searches each. */
+static PyObject *py_best_cards(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 9) { PyErr_SetString(PyExc_TypeError, "best_cards takes 9 arguments"); return NULL; }
+    PyObject *head = PyTuple_GetSlice(args, 0, 8);
+    if (!head) return NULL;
+    Ctx c;
+    int rc = parse_position(head, &c);
+    Py_DECREF(head);
+    if (rc < 0) return NULL;
+    long played = PyLong_AsLong(PyTuple_GET_ITEM(args, 8));
+    if (played == -1 && PyErr_Occurred()) return NULL;
+    int p = (c.leader + c.len) & 3;
+    int maxi = c.side[p];
+    u64 legal = legal_mask(&c, p);
+    Move moves[14];
+    int n = gen_moves(&c, p, moves);
+    /* the played card's run first: its value must be exact */
+    if (played >= 0 && played < 52 && ((legal >> played) & 1)) {
+        for (int i = 0; i < n; i++) {
+            if ((run_of(&c, p, moves[i].card, legal) >> played) & 1) {
+                Move m = moves[i];
+                memmove(&moves[1], &moves[0], i * sizeof(Move));
+                moves[0] = m;
+                break;
+            }
+        }
+    }
+    int guess = popc(c.hand[(c.leader + 3) & 3]) / 2;
+    int best = -1, played_value = -1;
+    u64 bestmask = 0;
+    long long nodes = 0;
+    for (int i = 0; i < n; i++) {
+        Ctx d = c;
+        int card = moves[i].card;
+        u64 run = run_of(&c, p, card, legal);
+        int g = play_root(&d, card);
+        u64 rel;
+        if (best < 0) {
+            best = g + exact(&d, guess - g);
+            bestmask = run;
+            if (played >= 0 && ((run >> played) & 1)) played_value = best;
+        } else if (maxi) {
+            if (!search(&d, best - g, &rel)) { /* worse */ }
+            else if (search(&d, best + 1 - g, &rel)) { best = g + exact(&d, best + 1 - g); bestmask = run; }
+            else bestmask |= run;
+        } else {
+            if (search(&d, best + 1 - g, &rel)) { /* worse */ }
+            else if (!search(&d, best - g, &rel)) { best = g + exact(&d, best - 1 - g); bestmask = run; }
+            else bestmask |= run;
+        }
+        nodes += d.nodes;
+    }
+    PyObject *cards = PyList_New(0);
+    if (!cards) return NULL;
+    while (bestmask) {
+        int cc = lowbit(bestmask);
+        bestmask &= bestmask - 1;
+        PyObject *v = PyLong_FromLong(cc);
+        if (!v || PyList_Append(cards, v) < 0) { Py_XDECREF(v); Py_DECREF(cards); return NULL; }
+        Py_DECREF(v);
+    }
+    return Py_BuildValue("(iNiL)", best, cards, played_value, nodes);
+}
+
 static PyObject *py_card_values(PyObject *self, PyObject *args) {
     Ctx c;
     if (parse_position(args, &c) < 0) return NULL;
@@ -722,6 +806,8 @@ static PyMethodDef methods[] = {
      " -> (tricks, nodes)"},
     {"card_values", py_card_values, METH_VARARGS,
      "card_values(same arguments) -> ([(card, tricks), ...], nodes)"},
+    {"best_cards", py_best_cards, METH_VARARGS,
+     "best_cards(same arguments, played card or -1) -> (best tricks, [best cards], played card's tricks, nodes)"},
     {"clear", py_clear, METH_NOARGS, "Empty the transposition table."},
     {NULL, NULL, 0, NULL},
 };
