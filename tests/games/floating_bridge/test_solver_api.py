@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from replay.bots import play_game
-from replay.cards import Card, mask_of
+from replay.cards import SUIT_MASKS, Card, mask_of
 from replay.cli import cli
 from replay.engine import PLAY, Game
 from replay.games.floating_bridge import solver
@@ -132,7 +132,7 @@ def test_a_revoke_is_analysed_as_not_legal_and_play_stops_at_a_fatal_finding():
             led = game.trick[0][1] // 13
             hand = game.hands[event.seat]
             off = [c for c in range(52) if hand >> c & 1 and c // 13 != led]
-            if hand & solver.SUIT_MASKS[led] and off:
+            if hand & SUIT_MASKS[led] and off:
                 events[i] = event.model_copy(update={"card": Card(off[0])})
                 break
         game.push(event)

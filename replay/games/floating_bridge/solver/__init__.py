@@ -22,7 +22,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ....cards import CARDS, SUIT_MASKS, Card, ReplayError
+from ....cards import CARDS, Card, ReplayError
 from ....rules import legal_cards_mask, Rules
 from . import _pysolver
 
@@ -189,4 +189,4 @@ def clear() -> None:
     _pysolver.clear()
 
 
-__all__ = ["BACKEND", "Position", "PositionError", "solve", "card_values", "best_cards", "clear", "SUIT_MASKS"]
+__all__ = ["BACKEND", "Position", "PositionError", "solve", "card_values", "best_cards", "clear"]
