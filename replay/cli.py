@@ -257,3 +257,8 @@ from .codec.commands import decode_command, encode_command, export_command  # no
 cli.add_command(encode_command)
 cli.add_command(decode_command)
 cli.add_command(export_command)
+
+# -- commands: floating bridge's double-dummy analysis
+from .games.floating_bridge.commands import analyse_command  # noqa: E402
+
+cli.add_command(analyse_command)

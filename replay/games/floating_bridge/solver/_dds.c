@@ -1,0 +1,819 @@
+/* An exact double-dummy solver for floating bridge (all four hands known).
+ *
+ * Cards are ints 0-51 (suit * 13 + rank index, clubs..spades); hands are 52-bit masks.
+ * The declarer's side is any set of seats (declarer + partner wherever it sits, or the
+ * declarer alone); the others defend. Rules handled: following suit, trumps may not be led
+ * before they are broken (unless the leader holds only trumps), and the flag
+ * trump_in_first_trick (when off, nobody may lead or play a trump to the first trick
+ * while holding another card that is legal).
+ *
+ * The search answers "can the declarer's side take at least T more tricks?" (a zero-window
+ * alpha-beta over cards), and the exact value is found by moving T from a guess. Speed comes
+ * from:
+ *   - a transposition table of trick-start positions keyed on relative ranks: in each suit
+ *     only the order of the cards still out and who holds each matters, so positions that
+ *     differ only in which small cards are gone share an entry; it stores lower and upper
+ *     bounds of the tricks still to come, and is kept across calls with the same trump,
+ *     sides and flags (a whole game's analysis reuses it);
+ *   - quick tricks: winners the player on lead can cash from the top without giving up
+ *     the lead (a lower bound for the side on lead), checked before any move is tried;
+ *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
+ *     whoever leads, which bounds both sides' tricks;
+ *   - move ordering (cash winners, second hand low, win cheaply, ruff low, discard low);
+ *   - equivalent cards merged: cards of one hand in one suit with nothing between them
+ *     but cards of the same hand or cards gone in earlier tricks are one move.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+static const u64 SUITMASK[4] = {0x1fffULL, 0x1fffULL << 13, 0x1fffULL << 26, 0x1fffULL << 39};
+#define FULL ((1ULL << 52) - 1)
+
+static inline int popc(u64 x) { return __builtin_popcountll(x); }
+static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
+static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
+
+/* ---------------------------------------------------------------- transposition table */
+
+/* The table works in two tiers. A position's "aggregate" is its leader, flags and the
+ * number of cards of each suit in each hand. For each aggregate the table remembers a few
+ * relevance patterns (per suit, how many top cards must have the same holders); an entry
+ * holds the bounds of every position with that aggregate and the same holders of those top
+ * cards, filed under a hash of all three. A lookup tries each pattern of its aggregate. */
+#define NPAT 8
+typedef struct {
+    u64 lengths;
+    uint8_t flags;     /* leader, broken, first, and 0x80; 0 = empty */
+    uint8_t n;         /* patterns in use */
+    uint8_t next;      /* the pattern to replace next */
+    uint8_t pat[NPAT][4];
+} Agg;
+
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];   /* holders of the top depth[s] cards, 2 bits each, the rest zero */
+    uint8_t depth[4];
+    uint8_t flags;
+    int8_t lb, ub;
+    uint8_t left;
+} Entry;
+
+#define BUCKET 4
+#define AGGBUCKET 4
+static Entry *tt = NULL;
+static Agg *agg = NULL;
+static size_t tt_buckets = 0, agg_buckets = 0; /* powers of two */
+static int tt_trump = -2, tt_tifr = -1;
+static int tt_side[4] = {-1, -1, -1, -1};
+
+static int tt_alloc(size_t buckets, size_t aggs) {
+    Entry *t = (Entry *)calloc(buckets * BUCKET, sizeof(Entry));
+    Agg *a = (Agg *)calloc(aggs * AGGBUCKET, sizeof(Agg));
+    if (!t || !a) { free(t); free(a); return -1; }
+    free(tt); free(agg);
+    tt = t; agg = a;
+    tt_buckets = buckets; agg_buckets = aggs;
+    return 0;
+}
+
+static void tt_clear(void) {
+    if (tt) memset(tt, 0, tt_buckets * BUCKET * sizeof(Entry));
+    if (agg) memset(agg, 0, agg_buckets * AGGBUCKET * sizeof(Agg));
+}
+
+/* ---------------------------------------------------------------- the search context */
+
+typedef struct {
+    u64 hand[4];
+    int trump;      /* 0-3, or -1 for no trumps */
+    int side[4];    /* 1 = the declarer's side */
+    int tifr;       /* rule flag trump_in_first_trick */
+    int broken;     /* a trump has been played */
+    int first;      /* the trick under way is the game's first */
+    int leader;
+    int len;        /* cards in the trick under way */
+    int tcard[4];
+    u64 gone;       /* cards played in finished tricks (or before the position) */
+    long long nodes;
+} Ctx;
+
+static u64 legal_mask(const Ctx *c, int p) {
+    u64 h = c->hand[p];
+    if (c->len) {
+        int led = c->tcard[0] / 13;
+        u64 f = h & SUITMASK[led];
+        if (f) return f;
+        if (c->first && c->trump >= 0 && !c->tifr) {
+            u64 nt = h & ~SUITMASK[c->trump];
+            if (nt) return nt;
+        }
+        return h;
+    }
+    if (c->trump < 0) return h;
+    u64 a = h;
+    if (!c->broken || (c->first && !c->tifr)) {
+        u64 nt = a & ~SUITMASK[c->trump];
+        if (nt) a = nt;
+    }
+    return a;
+}
+
+/* index in the trick (0-3) of the card winning it so far */
+static inline int winning_index(const int *cards, int n, int trump) {
+    int best = 0, bc = cards[0];
+    for (int i = 1; i < n; i++) {
+        int cc = cards[i];
+        int s = cc / 13, bs = bc / 13;
+        if (s == bs) {
+            if (cc > bc) { best = i; bc = cc; }
+        } else if (s == trump && bs != trump) {
+            best = i; bc = cc;
+        }
+    }
+    return best;
+}
+
+/* A trick-start position as the table sees it. */
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];
+    uint8_t flags;
+} Key;
+
+static void make_key(const Ctx *c, Key *k) {
+    u64 L = 0;
+    for (int p = 0; p < 4; p++)
+        for (int s = 0; s < 4; s++)
+            L |= (u64)popc(c->hand[p] & SUITMASK[s]) << (16 * p + 4 * s);
+    k->lengths = L;
+    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    for (int s = 0; s < 4; s++) {
+        u64 rem = all & SUITMASK[s];
+        uint32_t o = 0;
+        int i = 0;
+        while (rem) {
+            int t = highbit(rem);
+            rem &= ~(1ULL << t);
+            o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
+            i++;
+        }
+        k->own[s] = o;
+    }
+    k->flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
+}
+
+static inline u64 mix(u64 h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL; h ^= h >> 33;
+    return h;
+}
+
+static inline uint32_t depth_mask(int d) { return d >= 16 ? 0xffffffffu : ((1u << (2 * d)) - 1); }
+
+static Agg *agg_find(const Key *k, int create) {
+    Agg *a = agg + (mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_buckets - 1)) * AGGBUCKET;
+    for (int i = 0; i < AGGBUCKET; i++)
+        if (a[i].flags == k->flags && a[i].lengths == k->lengths) return &a[i];
+    if (!create) return NULL;
+    Agg *slot = &a[0];
+    for (int i = 0; i < AGGBUCKET; i++) {
+        if (!a[i].flags) { slot = &a[i]; break; }
+        if (a[i].n < slot->n) slot = &a[i];
+    }
+    memset(slot, 0, sizeof(*slot));
+    slot->lengths = k->lengths;
+    slot->flags = k->flags;
+    return slot;
+}
+
+static Entry *entry_find(const Key *k, const uint8_t *depth, uint32_t *own, int create, int left) {
+    u64 h = k->lengths ^ ((u64)k->flags << 56);
+    for (int s = 0; s < 4; s++) {
+        own[s] = k->own[s] & depth_mask(depth[s]);
+        h = mix(h ^ ((u64)own[s] << 5) ^ depth[s]);
+    }
+    Entry *e = tt + (h & (tt_buckets - 1)) * BUCKET;
+    for (int i = 0; i < BUCKET; i++)
+        if (e[i].flags == k->flags && e[i].lengths == k->lengths && !memcmp(e[i].depth, depth, 4) &&
+            !memcmp(e[i].own, own, sizeof(e[i].own)))
+            return &e[i];
+    if (!create) return NULL;
+    Entry *slot = &e[0];
+    for (int i = 0; i < BUCKET; i++) {
+        if (!e[i].flags) { slot = &e[i]; break; }
+        if (e[i].left < slot->left) slot = &e[i];
+    }
+    slot->lengths = k->lengths;
+    memcpy(slot->own, own, sizeof(slot->own));
+    memcpy(slot->depth, depth, 4);
+    slot->flags = k->flags;
+    slot->lb = 0;
+    slot->ub = (int8_t)left;
+    slot->left = (uint8_t)left;
+    return slot;
+}
+
+/* The relevant cards of a pattern, as cards of the position: the top depth[s] of each suit. */
+static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 out = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 rem = all & SUITMASK[s];
+        for (int i = 0; i < depth[s] && rem; i++) {
+            int t = highbit(rem);
+            rem &= ~(1ULL << t);
+            out |= 1ULL << t;
+        }
+    }
+    return out;
+}
+
+/* Bounds from the table (the best of every matching entry) and their relevant cards. */
+static void tt_probe(const Ctx *c, const Key *k, int *lb, u64 *lbrel, int *ub, u64 *ubrel) {
+    Agg *a = agg_find(k, 0);
+    if (!a) return;
+    const uint8_t *bl = NULL, *bu = NULL;
+    uint32_t own[4];
+    for (int i = 0; i < a->n; i++) {
+        Entry *e = entry_find(k, a->pat[i], own, 0, 0);
+        if (!e) continue;
+        if (e->lb > *lb) { *lb = e->lb; bl = a->pat[i]; }
+        if (e->ub < *ub) { *ub = e->ub; bu = a->pat[i]; }
+    }
+    if (bl) *lbrel = depth_cards(c, bl);
+    if (bu) *ubrel = depth_cards(c, bu);
+}
+
+static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
+    uint8_t depth[4];
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel & SUITMASK[s];
+        depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
+    }
+    Agg *a = agg_find(k, 1);
+    int found = 0;
+    for (int i = 0; i < a->n; i++)
+        if (!memcmp(a->pat[i], depth, 4)) { found = 1; break; }
+    if (!found) {
+        if (a->n < NPAT) memcpy(a->pat[a->n++], depth, 4);
+        else { memcpy(a->pat[a->next], depth, 4); a->next = (uint8_t)((a->next + 1) % NPAT); }
+    }
+    uint32_t own[4];
+    Entry *e = entry_find(k, depth, own, 1, left);
+    if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
+    else if (bound < e->ub) e->ub = (int8_t)bound;
+}
+
+/* ---------------------------------------------------------------- bounds */
+
+/* Top winners in suit s held by seat p: its cards from the top of what is still out,
+ * down to the first card someone else holds. */
+static inline int top_run_cards(const Ctx *c, int p, int s, u64 all, u64 *cards) {
+    u64 rem = all & SUITMASK[s];
+    u64 mine = c->hand[p] & SUITMASK[s];
+    int n = 0;
+    while (rem) {
+        int top = highbit(rem);
+        if (!((mine >> top) & 1)) break;
+        n++;
+        rem &= ~(1ULL << top);
+        *cards |= 1ULL << top;
+    }
+    return n;
+}
+
+static inline int top_run(const Ctx *c, int p, int s, u64 all) {
+    u64 unused = 0;
+    return top_run_cards(c, p, s, all, &unused);
+}
+
+/* Tricks the leader's side takes for sure by cashing the leader's top winners, then, where
+ * a partner holds the top of a suit the leader can lead, crossing to it and cashing the
+ * partner's top winners. A suit is safe when nobody on the other side can ruff it (no
+ * trumps, or the other side holds none, or it is the trump suit and trumps may be led). */
+static int quick_tricks(const Ctx *c, u64 *rel) {
+    if (c->first && c->trump >= 0 && !c->tifr) return 0;
+    int L = c->leader;
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    int opp_trumps = 0;
+    if (c->trump >= 0)
+        for (int q = 0; q < 4; q++)
+            if (c->side[q] != c->side[L] && (c->hand[q] & SUITMASK[c->trump])) opp_trumps = 1;
+    int safe[4];
+    for (int s = 0; s < 4; s++) {
+        if (s == c->trump) safe[s] = c->broken || !(c->hand[L] & ~SUITMASK[s]);
+        else safe[s] = !opp_trumps;
+    }
+    int n = 0;
+    u64 lrel = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!safe[s] || !(c->hand[L] & SUITMASK[s])) continue;
+        n += top_run_cards(c, L, s, all, &lrel);
+    }
+    /* crossing: after cashing its own winners, L leads a suit whose top card a partner P
+       holds; P wins and cashes its own top winners in safe suits. P must be able to keep
+       its winners while L cashes: it needs as many other cards as L has winners. */
+    int best_extra = 0;
+    u64 best_rel = 0;
+    for (int P = 0; P < 4; P++) {
+        if (P == L || c->side[P] != c->side[L]) continue;
+        u64 prel = 0;
+        int pw = 0, entry = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!safe[s]) continue;
+            int r = top_run_cards(c, P, s, all, &prel);
+            pw += r;
+            if (r && (c->hand[L] & SUITMASK[s])) entry = 1;
+        }
+        if (!entry || !pw) continue;
+        if (popc(c->hand[P]) - pw < n) continue;
+        if (pw > best_extra) { best_extra = pw; best_rel = prel; }
+    }
+    *rel |= lrel | best_rel;
+    n += best_extra;
+    int left = popc(c->hand[L]);
+    return n > left ? left : n;
+}
+
+/* Tricks a side takes for sure with its top trumps: the highest trump still out wins the
+ * trick it is played to, and every card is played by the last trick, so a seat holding the
+ * k highest trumps wins at least k tricks (two seats of one side could spend theirs on one
+ * trick, so only the best single seat counts). */
+static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
+    if (c->trump < 0) return 0;
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    int best = 0;
+    u64 bestcards = 0;
+    for (int q = 0; q < 4; q++) {
+        if (c->side[q] != side) continue;
+        u64 cards = 0;
+        int n = top_run_cards(c, q, c->trump, all, &cards);
+        if (n > best) { best = n; bestcards = cards; }
+    }
+    *rel |= bestcards;
+    return best;
+}
+
+/* ---------------------------------------------------------------- move generation */
+
+typedef struct { int card; int score; } Move;
+
+/* The moves of seat p: one card per run of equivalent cards, with an ordering score. */
+static int gen_moves(const Ctx *c, int p, Move *out) {
+    u64 legal = legal_mask(c, p);
+    u64 h = c->hand[p];
+    u64 same = h | c->gone;        /* cards that do not separate two of p's cards */
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    int n = 0;
+    int trump = c->trump;
+    int len = c->len;
+    int led = len ? c->tcard[0] / 13 : -1;
+    int wi = 0, wcard = -1, wseat = -1, partner_winning = 0;
+    if (len) {
+        wi = winning_index(c->tcard, len, trump);
+        wcard = c->tcard[wi];
+        wseat = (c->leader + wi) & 3;
+        partner_winning = c->side[wseat] == c->side[p];
+    }
+    /* whether the current winner can still be beaten by a seat yet to play from the other side */
+    int winner_safe = 0;
+    if (len && partner_winning) {
+        winner_safe = 1;
+        for (int k = len + 1; k < 4; k++) {
+            int q = (c->leader + k) & 3;
+            if (c->side[q] == c->side[p]) continue;
+            u64 hq = c->hand[q];
+            int ws = wcard / 13;
+            if (hq & SUITMASK[led]) {
+                if (ws == led && (hq & SUITMASK[led]) && highbit(hq & SUITMASK[led]) > wcard) winner_safe = 0;
+            } else if (trump >= 0 && (hq & SUITMASK[trump])) {
+                if (ws != trump || highbit(hq & SUITMASK[trump]) > wcard) winner_safe = 0;
+            }
+        }
+    }
+    for (int s = 0; s < 4; s++) {
+        u64 cards = legal & SUITMASK[s];
+        if (!cards) continue;
+        int stop = top_run(c, p, s, all);
+        int suitlen = popc(h & SUITMASK[s]);
+        /* walk from the top: runs of equivalent cards */
+        int runs_seen = 0;
+        while (cards) {
+            int top = highbit(cards);
+            int low = top;
+            u64 rest = cards & ~(1ULL << top);
+            while (rest) {
+                int nx = highbit(rest);
+                u64 between = ((1ULL << low) - 1) & ~((1ULL << (nx + 1)) - 1);
+                if ((between & ~same) != 0) break;
+                low = nx;
+                rest &= ~(1ULL << nx);
+            }
+            cards = rest;
+            int rank_hi = top % 13, rank_lo = low % 13;
+            int score, card;
+            if (!len) {
+                /* leading */
+                int winners = runs_seen == 0 && stop > 0;
+                card = top;
+                if (winners) score = 1000 + rank_hi;
+                else {
+                    /* who holds the top of the suit: a partner's winner is a good lead */
+                    u64 rem = all & SUITMASK[s];
+                    int topc = highbit(rem);
+                    int holder = -1;
+                    for (int q = 0; q < 4; q++) if ((c->hand[q] >> topc) & 1) holder = q;
+                    if (holder >= 0 && holder != p && c->side[holder] == c->side[p]) {
+                        score = 800 - rank_lo; card = low;
+                    } else {
+                        score = 400 - rank_lo - 3 * suitlen; card = low;
+                        if (s == trump) score -= 100;
+                    }
+                }
+            } else {
+                int beats;
+                if (top / 13 == wcard / 13) beats = top > wcard;
+                else beats = (top / 13 == trump);
+                if (partner_winning && winner_safe) {
+                    score = 500 - rank_lo; card = low;
+                    if (s != led && s == trump) score -= 200; /* do not ruff partner's trick */
+                } else if (beats) {
+                    /* win as cheaply as possible: the lowest card of the run still wins */
+                    int lowbeats;
+                    if (low / 13 == wcard / 13) lowbeats = low > wcard;
+                    else lowbeats = (low / 13 == trump);
+                    card = lowbeats ? low : top;
+                    if (len == 3 || (runs_seen == 0 && stop > 0)) score = 900 - card % 13;
+                    else if (len == 1) score = 300 + card % 13; /* second hand: unsure wins later */
+                    else score = 700 - card % 13;
+                    if (s != led) score -= 50; /* a ruff */
+                } else {
+                    score = 200 - rank_lo; card = low;
+                    if (s != led && s == trump) score -= 100; /* a trump that does not win */
+                }
+            }
+            out[n].card = card;
+            out[n].score = score;
+            n++;
+            runs_seen++;
+        }
+    }
+    /* insertion sort, best first */
+    for (int i = 1; i < n; i++) {
+        Move m = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].score < m.score) { out[j + 1] = out[j]; j--; }
+        out[j + 1] = m;
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+/* Can the declarer's side take at least `target` tricks from the trick under way on?
+ * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
+static int search(Ctx *c, int target, u64 *rel) {
+    c->nodes++;
+    *rel = 0;
+    if (target <= 0) return 1;
+    int len = c->len;
+    int last = (c->leader + 3) & 3;
+    int left = popc(c->hand[last]); /* tricks left, the one under way included */
+    if (target > left) return 0;
+    Key key;
+    if (len == 0) {
+        make_key(c, &key);
+        int lb = 0, ub = left;
+        u64 lbrel = 0, ubrel = 0;
+        tt_probe(c, &key, &lb, &lbrel, &ub, &ubrel);
+        if (lb >= target) { *rel = lbrel; return 1; }
+        if (ub < target) { *rel = ubrel; return 0; }
+        /* lower bounds of both sides' tricks: quick tricks and top trumps */
+        int ls = c->side[c->leader];
+        u64 qrel = 0, trel = 0, orel = 0;
+        int lead_lb = quick_tricks(c, &qrel);
+        int t1 = sure_trump_tricks(c, ls, &trel);
+        if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
+        int other_lb = sure_trump_tricks(c, !ls, &orel);
+        int blb = ls ? lead_lb : other_lb;
+        int bub = left - (ls ? other_lb : lead_lb);
+        u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
+        if (blb >= target) { *rel = lbr; tt_store(c, &key, 1, blb, lbr, left); return 1; }
+        if (bub < target) { *rel = ubr; tt_store(c, &key, 0, bub, ubr, left); return 0; }
+    }
+    int p = (c->leader + len) & 3;
+    int maxi = c->side[p];
+    Move moves[14];
+    int n = gen_moves(c, p, moves);
+    int result = maxi ? 0 : 1;
+    u64 allrel = 0;
+    for (int i = 0; i < n; i++) {
+        int card = moves[i].card;
+        u64 bit = 1ULL << card;
+        int old_broken = c->broken;
+        c->hand[p] &= ~bit;
+        c->tcard[len] = card;
+        if (card / 13 == c->trump) c->broken = 1;
+        int r;
+        u64 crel = 0;
+        if (len == 3) {
+            int wi = winning_index(c->tcard, 4, c->trump);
+            int w = (c->leader + wi) & 3;
+            int old_leader = c->leader, old_first = c->first;
+            int saved[4]; /* the next trick writes over these slots */
+            memcpy(saved, c->tcard, sizeof(saved));
+            u64 tbits = 0;
+            for (int k = 0; k < 4; k++) tbits |= 1ULL << c->tcard[k];
+            c->gone |= tbits;
+            c->leader = w;
+            c->len = 0;
+            c->first = 0;
+            r = search(c, target - c->side[w], &crel);
+            c->gone &= ~tbits;
+            memcpy(c->tcard, saved, sizeof(saved));
+            c->leader = old_leader;
+            c->first = old_first;
+            c->len = 3;
+            /* the winning card's rank mattered if it beat a card of its own suit */
+            int wc = c->tcard[wi];
+            for (int k = 0; k < 4; k++)
+                if (k != wi && c->tcard[k] / 13 == wc / 13) { crel |= 1ULL << wc; break; }
+        } else {
+            c->len = len + 1;
+            r = search(c, target, &crel);
+            c->len = len;
+        }
+        c->hand[p] |= bit;
+        c->broken = old_broken;
+        if (maxi && r) { result = 1; allrel = crel; break; }
+        if (!maxi && !r) { result = 0; allrel = crel; break; }
+        allrel |= crel;
+    }
+    *rel = allrel;
+    if (len == 0) {
+        if (result) tt_store(c, &key, 1, target, allrel, left);
+        else tt_store(c, &key, 0, target - 1, allrel, left);
+    }
+    return result;
+}
+
+/* The exact number of tricks, found from a guess by moving the zero window: a probe at
+ * the guess, then a binary search of what is left. */
+static int exact(Ctx *c, int guess) {
+    int last = (c->leader + 3) & 3;
+    int lo = 0, hi = popc(c->hand[last]);
+    int probe = guess < 1 ? 1 : guess;
+    while (lo < hi) {
+        if (probe <= lo) probe = lo + 1;
+        if (probe > hi) probe = hi;
+        u64 rel;
+        if (search(c, probe, &rel)) lo = probe; else hi = probe - 1;
+        probe = (lo + hi + 1) / 2;
+    }
+    return lo;
+}
+
+/* Play one card from the position (the root), counting a finished trick's winner. Returns
+ * the tricks the declarer's side gained (0/1). */
+static int play_root(Ctx *c, int card) {
+    int p = (c->leader + c->len) & 3;
+    c->hand[p] &= ~(1ULL << card);
+    c->tcard[c->len++] = card;
+    if (card / 13 == c->trump) c->broken = 1;
+    if (c->len == 4) {
+        int w = (c->leader + winning_index(c->tcard, 4, c->trump)) & 3;
+        for (int k = 0; k < 4; k++) c->gone |= 1ULL << c->tcard[k];
+        c->leader = w;
+        c->len = 0;
+        c->first = 0;
+        return c->side[w];
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Python interface */
+
+static int parse_position(PyObject *args, Ctx *c) {
+    unsigned long long h[4];
+    int trump, sidemask, leader, broken, first, tifr;
+    PyObject *trick;
+    if (!PyArg_ParseTuple(args, "(KKKK)iiiOppp", &h[0], &h[1], &h[2], &h[3], &trump, &sidemask,
+                          &leader, &trick, &broken, &first, &tifr))
+        return -1;
+    memset(c, 0, sizeof(*c));
+    u64 seen = 0;
+    for (int i = 0; i < 4; i++) {
+        if (h[i] & ~FULL) { PyErr_SetString(PyExc_ValueError, "a hand holds bits beyond the 52 cards"); return -1; }
+        if (seen & h[i]) { PyErr_SetString(PyExc_ValueError, "a card is in two hands"); return -1; }
+        seen |= h[i];
+        c->hand[i] = h[i];
+        c->side[i] = (sidemask >> i) & 1;
+    }
+    if (trump < -1 || trump > 3) { PyErr_SetString(PyExc_ValueError, "trump must be -1 (no trumps) or 0-3"); return -1; }
+    if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "leader must be 0-3"); return -1; }
+    if (sidemask <= 0 || sidemask >= 15) { PyErr_SetString(PyExc_ValueError, "the declarer's side must be one to three seats"); return -1; }
+    c->trump = trump; c->leader = leader; c->broken = broken; c->first = first; c->tifr = tifr;
+    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence of cards");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > 3) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "a trick under way holds at most 3 cards"); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+        if (v < 0 || v > 51 || (seen >> v) & 1) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "a trick card is not a card, or is also in a hand"); return -1; }
+        seen |= 1ULL << v;
+        c->tcard[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    c->len = (int)n;
+    /* every seat must hold the same number of cards once the trick is completed */
+    int base = popc(c->hand[leader]);
+    for (int k = 0; k < 4; k++) {
+        int q = (leader + k) & 3;
+        int want = k < n ? base : base + 1;
+        if (n == 0) want = base;
+        if (popc(c->hand[q]) != want) {
+            PyErr_SetString(PyExc_ValueError, "the hands do not hold matching numbers of cards for this trick");
+            return -1;
+        }
+    }
+    if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
+    c->gone = FULL & ~seen;
+    /* keep the table when trump, sides and flags are those it was filled under */
+    if (!tt) { if (tt_alloc(1u << 18, 1u << 16) < 0) { PyErr_NoMemory(); return -1; } }
+    if (tt_trump != trump || tt_tifr != tifr || memcmp(tt_side, c->side, sizeof(tt_side))) {
+        tt_clear();
+        tt_trump = trump; tt_tifr = tifr;
+        memcpy(tt_side, c->side, sizeof(tt_side));
+    }
+    return 0;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    Ctx c;
+    if (parse_position(args, &c) < 0) return NULL;
+    int last = (c.leader + 3) & 3;
+    int v = exact(&c, popc(c.hand[last]) / 2);
+    return Py_BuildValue("iL", v, c.nodes);
+}
+
+/* Every legal card with the tricks the declarer's side takes from the trick under way on
+ * after playing it: a list of (card, tricks). */
+/* The legal cards equivalent to `card` (its run) for seat p at the root. */
+static u64 run_of(const Ctx *c, int p, int card, u64 legal) {
+    u64 same = c->hand[p] | c->gone;
+    int s = card / 13;
+    u64 run = 1ULL << card;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int x = card;
+        for (;;) {
+            int y = x + dir;
+            if (y < 13 * s || y >= 13 * s + 13) break;
+            if (!((same >> y) & 1)) break;
+            if ((c->hand[p] >> y) & 1) run |= 1ULL << y;
+            x = y;
+        }
+    }
+    return run & legal;
+}
+
+/* What an analysis needs, cheaper than every card's exact value: the best value, the cards
+ * that reach it, and the exact value of one card (the card played, or -1). Other cards are
+ * only compared with the best so far, one or two zero-window searches each. */
+static PyObject *py_best_cards(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 9) { PyErr_SetString(PyExc_TypeError, "best_cards takes 9 arguments"); return NULL; }
+    PyObject *head = PyTuple_GetSlice(args, 0, 8);
+    if (!head) return NULL;
+    Ctx c;
+    int rc = parse_position(head, &c);
+    Py_DECREF(head);
+    if (rc < 0) return NULL;
+    long played = PyLong_AsLong(PyTuple_GET_ITEM(args, 8));
+    if (played == -1 && PyErr_Occurred()) return NULL;
+    int p = (c.leader + c.len) & 3;
+    int maxi = c.side[p];
+    u64 legal = legal_mask(&c, p);
+    Move moves[14];
+    int n = gen_moves(&c, p, moves);
+    /* the played card's run first: its value must be exact */
+    if (played >= 0 && played < 52 && ((legal >> played) & 1)) {
+        for (int i = 0; i < n; i++) {
+            if ((run_of(&c, p, moves[i].card, legal) >> played) & 1) {
+                Move m = moves[i];
+                memmove(&moves[1], &moves[0], i * sizeof(Move));
+                moves[0] = m;
+                break;
+            }
+        }
+    }
+    int guess = popc(c.hand[(c.leader + 3) & 3]) / 2;
+    int best = -1, played_value = -1;
+    u64 bestmask = 0;
+    long long nodes = 0;
+    for (int i = 0; i < n; i++) {
+        Ctx d = c;
+        int card = moves[i].card;
+        u64 run = run_of(&c, p, card, legal);
+        int g = play_root(&d, card);
+        u64 rel;
+        if (best < 0) {
+            best = g + exact(&d, guess - g);
+            bestmask = run;
+            if (played >= 0 && ((run >> played) & 1)) played_value = best;
+        } else if (maxi) {
+            if (!search(&d, best - g, &rel)) { /* worse */ }
+            else if (search(&d, best + 1 - g, &rel)) { best = g + exact(&d, best + 1 - g); bestmask = run; }
+            else bestmask |= run;
+        } else {
+            if (search(&d, best + 1 - g, &rel)) { /* worse */ }
+            else if (!search(&d, best - g, &rel)) { best = g + exact(&d, best - 1 - g); bestmask = run; }
+            else bestmask |= run;
+        }
+        nodes += d.nodes;
+    }
+    PyObject *cards = PyList_New(0);
+    if (!cards) return NULL;
+    while (bestmask) {
+        int cc = lowbit(bestmask);
+        bestmask &= bestmask - 1;
+        PyObject *v = PyLong_FromLong(cc);
+        if (!v || PyList_Append(cards, v) < 0) { Py_XDECREF(v); Py_DECREF(cards); return NULL; }
+        Py_DECREF(v);
+    }
+    return Py_BuildValue("(iNiL)", best, cards, played_value, nodes);
+}
+
+static PyObject *py_card_values(PyObject *self, PyObject *args) {
+    Ctx c;
+    if (parse_position(args, &c) < 0) return NULL;
+    int p = (c.leader + c.len) & 3;
+    u64 legal = legal_mask(&c, p);
+    Move moves[14];
+    int n = gen_moves(&c, p, moves);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int guess = popc(c.hand[(c.leader + 3) & 3]) / 2;
+    long long nodes = 0;
+    for (int i = 0; i < n; i++) {
+        Ctx d = c;
+        int card = moves[i].card;
+        int gained = play_root(&d, card);
+        int v = gained + exact(&d, guess - gained);
+        nodes += d.nodes;
+        guess = v;
+        /* every card of the run has this value */
+        u64 same = c.hand[p] | c.gone;
+        int s = card / 13;
+        u64 run = 1ULL << card;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int x = card;
+            for (;;) {
+                int y = x + dir;
+                if (y < 13 * s || y >= 13 * s + 13) break;
+                if (!((same >> y) & 1)) break;
+                if ((c.hand[p] >> y) & 1) run |= 1ULL << y;
+                x = y;
+            }
+        }
+        run &= legal;
+        while (run) {
+            int cc = lowbit(run);
+            run &= run - 1;
+            PyObject *t = Py_BuildValue("(ii)", cc, v);
+            if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); return NULL; }
+            Py_DECREF(t);
+        }
+    }
+    PyObject *res = Py_BuildValue("(NL)", out, nodes);
+    return res;
+}
+
+static PyObject *py_clear(PyObject *self, PyObject *noargs) {
+    tt_clear();
+    tt_trump = -2;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS,
+     "solve((h0,h1,h2,h3), trump, side_mask, leader, trick, broken, first, trump_in_first_trick)"
+     " -> (tricks, nodes)"},
+    {"card_values", py_card_values, METH_VARARGS,
+     "card_values(same arguments) -> ([(card, tricks), ...], nodes)"},
+    {"best_cards", py_best_cards, METH_VARARGS,
+     "best_cards(same arguments, played card or -1) -> (best tricks, [best cards], played card's tricks, nodes)"},
+    {"clear", py_clear, METH_NOARGS, "Empty the transposition table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dds", "The native double-dummy search of floating bridge.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }
