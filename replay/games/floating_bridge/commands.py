@@ -12,12 +12,14 @@ import click
 
 def _entries(source: str):
     """The games in a file, folder or ``-``, or the one game in a replay code or link."""
-    from ...cli import read_entries
+    from ...cli import UserError, looks_like_file_name, read_entries
     from ...log import LogEntry
 
     if source == "-" or os.path.exists(source):
         yield from read_entries([source])
         return
+    if looks_like_file_name(source):
+        raise UserError(f"{source}: no such file or folder")
     from ...codec import decode
 
     yield LogEntry(source, b"", log=decode(source))  # a bad code raises CodeError: exit 2
@@ -44,6 +46,11 @@ def analyse_command(source: str, as_json: bool) -> None:
                 click.echo(json.dumps({"source": entry.source, "error": str(entry.error)}, ensure_ascii=False))
             else:
                 click.echo(f"{entry.source}: not a valid log: {entry.error}")
+            continue
+        if entry.log.format != "floating-bridge/1":
+            status = EXIT_BAD_INPUT
+            click.echo(f"{entry.source}: double-dummy analysis is for floating bridge; this is a "
+                       f"{entry.log.format} game")
             continue
         replay = entry.log.replay()
         result = analyse(replay)
