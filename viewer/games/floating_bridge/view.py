@@ -25,6 +25,7 @@ RED_SUITS = ("D", "H")
 
 
 def title(game) -> str:
+    """The game's result as a title (the page title does not use it: it would give the game away)."""
     r = game.replay
     if r.contract is None:
         what = "passed out" if r.end_reason == "passed_out" else "no contract"
@@ -129,6 +130,24 @@ def play_rows(replay: GameReplay, marks: dict[int, list[dict[str, Any]]]) -> lis
     return tricks
 
 
+def auction_end(replay: GameReplay) -> int | None:
+    """The step of the call that ended the auction with a contract (from it on, the contract and
+    the declarer are known)."""
+    if replay.contract is None:
+        return None
+    calls = [s.index for s in replay.steps if s.kind == "call"]
+    return calls[-1] if calls else None
+
+
+def high_bid(replay: GameReplay, index: int) -> tuple[str, str] | None:
+    """The highest bid made by step ``index`` and who made it (``None`` before any bid)."""
+    best = None
+    for step in replay.steps[: index + 1]:
+        if step.kind == "call" and not step.action.is_pass:
+            best = (step.action.symbol, step.seat.full_name)
+    return best
+
+
 def chapters(replay: GameReplay) -> dict[str, Any]:
     """The ↑/↓ keys move by trick: the steps that finish a trick, and the step before the first card."""
     ends = [s.index for s in replay.steps if s.trick_winner is not None]
@@ -158,6 +177,10 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
             if s.kind == "play" and s.action == replay.partner_card:
                 partner_step = s.index
                 break
+    won_at = auction_end(replay)
+    in_auction = index < won_at if won_at is not None else index < len(replay.steps) - 1
+    called_at = next((s.index for s in replay.steps if s.kind == "partner"), None)
+    bid = high_bid(replay, index)
 
     seats = []
     for seat in SEATS:
@@ -166,7 +189,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
         visible = perspective in ("all", seat.name)
         seats.append({
             "seat": seat.name, "full": seat.full_name, "name": name,
-            "declarer": seat.name == declarer,
+            "declarer": seat.name == declarer and not in_auction,
             "partner": revealed and seat.name == partner_seat and partner_seat != declarer,
             "to_act": current.to_act is not None and current.to_act == seat,
             "visible": visible, "count": len(cards),
@@ -189,6 +212,9 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
         "defenders": current.defender_tricks if revealed else None,
         "rules": replay.rules.name, "end": replay.end_reason,
         "winner": r.winner, "over_under": r.over_under,
+        "auction": in_auction,
+        "high_bid": None if bid is None else f"{bid[0]} by {bid[1]}",
+        "partner_shown": called_at is not None and index >= called_at,
     }
 
     data = {
@@ -197,7 +223,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
             "seats": SEAT_NAMES,
             "names": {s: game.names.get(s) for s in SEAT_NAMES},
             "declarer": declarer, "partner_card": partner_card, "partner_seat": partner_seat,
-            "partner_step": partner_step,
+            "partner_step": partner_step, "auction_end": won_at, "partner_called": called_at,
             "contract": banner["contract"], "needed": needed, "defenders_needed": defenders_needed,
             "findings": findings, "rules": replay.rules.name, "end": replay.end_reason,
             "winner": r.winner, "checked": replay.checked,
