@@ -260,23 +260,45 @@ def test_without_javascript_the_final_position_and_records_show(chromium, viewer
         context.close()
 
 
-def test_screenshot_of_a_mid_game_position(chromium, viewer_server):
-    """Saves docs/screenshot.png (desktop) and docs/screenshot-phone.png (375 px)."""
+SCREENSHOTS = {"": {"width": 1280, "height": 760}, "-phone": {"width": 375, "height": 812}}
+
+
+@pytest.mark.parametrize("suffix", list(SCREENSHOTS))
+def test_screenshot_of_a_mid_game_position(chromium, viewer_server, suffix):
+    """Saves docs/screenshot.png (desktop) and docs/screenshot-phone.png (375 px) for bridge."""
     names = "players=Priya,Marcus,%C5%81ucja,Arjun"
-    url = f"{viewer_server.url}/r/{code_of('seed3')}?{names}#30"
-    shots = {"screenshot.png": {"width": 1280, "height": 740}, "screenshot-phone.png": {"width": 375, "height": 760}}
-    for name, viewport in shots.items():
-        context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2)
-        page = context.new_page()
-        try:
-            page.goto(url)
-            page.wait_for_selector("#charts.charts-ready", state="attached", timeout=30000)
-            assert shown_step(page) == 30
-            path = Path(ROOT) / "docs" / name
-            page.screenshot(path=str(path))
-            assert path.stat().st_size > 10000
-        finally:
-            context.close()
+    url = f"{viewer_server.url}/r/{code_of('seed3')}?{names}&reveal=1#30"
+    viewport = SCREENSHOTS[suffix]
+    context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2,
+                                   is_mobile=viewport["width"] < 400)
+    page = context.new_page()
+    try:
+        page.goto(url)
+        wait_ready(page)
+        assert shown_step(page) == 30
+        path = Path(ROOT) / "docs" / f"screenshot{suffix}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10000
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("suffix", list(SCREENSHOTS))
+def test_screenshot_of_an_uno_game(chromium, viewer_server, suffix):
+    """Saves docs/screenshot-uno-lite.png and docs/screenshot-uno-lite-phone.png."""
+    viewport = SCREENSHOTS[suffix]
+    context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2,
+                                   is_mobile=viewport["width"] < 400)
+    page = context.new_page()
+    try:
+        page.goto(f"{viewer_server.url}/g/{viewer_server.games['uno-lite']}#9")
+        wait_ready(page)
+        assert shown_step(page) == 9
+        path = Path(ROOT) / "docs" / f"screenshot-uno-lite{suffix}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10000
+    finally:
+        context.close()
 
 
 def test_share_copy_link_embed_snippet_and_log_download(chromium, viewer_server):
