@@ -314,6 +314,13 @@ def test_share_copy_link_embed_snippet_and_log_download(chromium, viewer_server)
         page.click("#copy-link")
         expect(page.locator("#copy-link")).to_have_text("Copied")
         assert page.evaluate("navigator.clipboard.readText()") == f"{viewer_server.url}/r/{code}#12"
+        # what the reader is looking at goes with the link: the view and "reveal partner"
+        page.select_option("#perspective", "E")
+        page.locator("#reveal").check()
+        page.wait_for_timeout(1600)  # the button reads "Copy link" again
+        page.click("#copy-link")
+        expect(page.locator("#copy-link")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == f"{viewer_server.url}/r/{code}?view=E&reveal=1#12"
         assert page.locator("#embed-box").is_hidden()
         page.click("#embed-button")
         snippet = page.locator("#embed-code").input_value()

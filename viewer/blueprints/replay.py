@@ -139,7 +139,7 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     links = {
         "page": page_url,
         "json": game.path + ".json" + (f"?{game.query}" if game.query else ""),
-        "log": game.path + "/log.json",
+        "log": game.path + "/log.json" + (f"?{game.query}" if game.query else ""),
         "embed": base + embed_path,
         "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
         "full": game.path + (f"?{game.query}" if game.query else ""),
@@ -260,7 +260,7 @@ def code_json(code: str) -> Response:
 
 @bp.get("/r/<code>/log.json")
 def code_log(code: str) -> Response:
-    log = decode_code(code)
+    log = decode_code(code, names_from_query(raw_query()))  # with the names the link gives
     return _download(log.canonical_json(indent=2) + "\n", "application/json", "game.json")
 
 

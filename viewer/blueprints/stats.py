@@ -168,6 +168,9 @@ def stats_json(args) -> dict[str, Any]:
     by, name = parse_stats_query(args)
     game = parse_game(args)
     rows = stats_rows(by, name, game)
+    if not rows and not name and not args.get("by"):
+        # the default is per bot; games played by people only are shown per player
+        by, rows = "player", stats_rows("player", None, game)
     if name and not rows:
         raise PageError(f"no public games with the {by} {name!r}", 404, "Not found")
     out: dict[str, Any] = {"by": by, "name": name, "rows": rows}
