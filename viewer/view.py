@@ -123,7 +123,7 @@ def build_view(game: ViewedGame, step: int | None = None, perspective: str = "al
     options = {"reveal": bool(reveal)}
     view = board.view(game, index, perspective, options)
 
-    findings = [f.to_json() for f in replay.findings]
+    findings = [{**f.to_json(), "message": board.readable(f.message)} for f in replay.findings]
     view["step"] = {**view["step"], "index": index, "last": last,
                     "findings": [f for f in findings if f["step"] == index]}
     view["data"]["board"] = board.game

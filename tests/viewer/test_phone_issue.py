@@ -134,3 +134,13 @@ def test_stats_without_bot_players_shows_the_players(client, app):
 def test_the_upload_form_needs_a_file(client):
     html = client.get("/upload").get_data(as_text=True)
     assert re.search(r'<input id="upload-files" name="files" type="file" multiple required', html)
+
+
+def test_findings_write_cards_with_suit_symbols(client, archived):
+    page = client.get(f"/g/{archived['revoke']}").get_data(as_text=True)
+    triage = client.get(f"/g/{archived['revoke']}/triage").get_data(as_text=True)
+    listed = triage[triage.index('id="finding-list"'):]
+    listed = listed[:listed.index("</ol>")]
+    timeline = triage[triage.index('aria-labelledby="timeline-title"'):]
+    for html in (page, listed, timeline):
+        assert "East plays ♥2 but holds spades" in html and "East plays H2" not in html

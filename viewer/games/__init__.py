@@ -69,6 +69,12 @@ class Board:
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
     listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: optional: a finding's message as readers see it (bridge writes ``H2`` as ``♥2``)
+    finding_text: Callable[[str], str] | None = None
+
+    def readable(self, message: str) -> str:
+        """A finding's message through ``finding_text`` (unchanged without one)."""
+        return self.finding_text(message) if self.finding_text else message
 
     @property
     def folder(self) -> str:

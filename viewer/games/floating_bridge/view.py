@@ -14,6 +14,7 @@ JSON that ``board.js`` reads from the page.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from replay.cards import SEATS, SUIT_SYMBOLS, Card
@@ -36,6 +37,19 @@ def title(game) -> str:
 
 def perspectives(replay: GameReplay) -> list[tuple[str, str]]:
     return [("all", "all hands")] + [(s.name, f"{s.full_name}\u2019s view") for s in SEATS]
+
+
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])([SHDC])(10|[2-9TJQKA])(?![A-Za-z0-9])")
+
+
+def readable_message(message: str) -> str:
+    """Card codes in an engine message as suit symbols: ``East plays H2`` -> ``East plays ♥2``.
+
+    >>> readable_message("East plays HT, which it does not hold; 1S stays")
+    'East plays ♥10, which it does not hold; 1S stays'
+    """
+    return CARD_CODE.sub(lambda m: SUIT_SYMBOLS["CDHS".index(m.group(1))] + ("10" if m.group(2) in ("T", "10") else m.group(2)),
+                        message)
 
 
 def card_symbol(text: str) -> str:
@@ -161,7 +175,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
     current = replay.steps[index]
     reveal = bool(options.get("reveal"))
 
-    findings = [f.to_json() for f in replay.findings]
+    findings = [{**f.to_json(), "message": readable_message(f.message)} for f in replay.findings]
     marks: dict[int, list[dict[str, Any]]] = {}
     for f in findings:
         marks.setdefault(f["step"], []).append(f)
