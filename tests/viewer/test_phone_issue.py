@@ -144,3 +144,16 @@ def test_findings_write_cards_with_suit_symbols(client, archived):
     timeline = triage[triage.index('aria-labelledby="timeline-title"'):]
     for html in (page, listed, timeline):
         assert "East plays ♥2 but holds spades" in html and "East plays H2" not in html
+
+
+def test_stats_charts_need_only_the_basic_plotly_bundle():
+    from viewer.blueprints.stats import stats_charts
+    from viewer.view import plotly_bundle
+
+    rows = [{"name": "greedy-1", "games": 3, "declarer_success_rate": 0.5, "findings_per_100_games": 0,
+             "think_ms_median": 1200, "think_ms": [900, 1200, 4000]}]
+    charts = stats_charts(rows, "greedy-1")
+    assert {c["id"] for c in charts} >= {"games", "think_hist"}
+    assert plotly_bundle([{"figure": {"data": c["data"]}} for c in charts]) == "plotly-basic.min.js"
+    hist = next(c for c in charts if c["id"] == "think_hist")["data"][0]
+    assert sum(hist["y"]) == 3
