@@ -236,3 +236,25 @@ def test_embed_fits_a_small_frame_and_grows_to_its_content(chromium, viewer_serv
     finally:
         context.close()
         other.close()
+
+
+def test_the_theme_toggle_is_on_every_page_and_remembered(chromium, viewer_server):
+    context = chromium.new_context(viewport={"width": 1366, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    try:
+        page.goto(f"{viewer_server.url}/")
+        page.locator("#theme-toggle").click()
+        assert page.locator("html").get_attribute("data-theme") == "dark"
+        for path in ("/stats", "/games", "/upload", f"/r/{code_of('seed3')}"):
+            page.goto(viewer_server.url + path)
+            assert page.locator("html").get_attribute("data-theme") == "dark", path
+            assert page.locator("#theme-toggle").is_visible(), path
+        # the spades segment of the suit chart stays visible on the dark panel
+        fill = page.locator("#chart-hands rect.suit-S").first.evaluate("e => getComputedStyle(e).fill")
+        panel = page.locator("#chart-hands").evaluate("e => getComputedStyle(e.closest('.card-box')).backgroundColor")
+        assert fill != panel and fill == "rgb(148, 163, 184)"
+        page.locator("#theme-toggle").click()
+        page.goto(f"{viewer_server.url}/games")
+        assert page.locator("html").get_attribute("data-theme") == "light"
+    finally:
+        context.close()
