@@ -177,19 +177,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, env: dict[str, str], worker_class: str = "sync") -> subprocess.Popen:
+def start_gunicorn(port: int, workers: int, env: dict[str, str], worker_class: str = "sync",
+                   app_spec: str = "bench.viewer:bench_app()") -> subprocess.Popen:
     gunicorn = shutil.which("gunicorn")
     command = [gunicorn] if gunicorn else [sys.executable, "-m", "gunicorn"]
     command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--worker-class", worker_class,
                 "--threads", "4", "--keep-alive", "5", "--backlog", "256", "--log-level", "warning",
-                "--chdir", str(ROOT), "bench.viewer:bench_app()"]
+                "--chdir", str(ROOT), app_spec]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     while time.time() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"gunicorn exited: {process.stderr.read()}")
         try:
-            status, *_ = fetch(port, "/bare")
+            status, *_ = fetch(port, "/bare" if "bench_app" in app_spec else "/bare-plotly")
             if status == 200:
                 return process
         except OSError:
@@ -211,11 +212,12 @@ PROFILES = {
 }
 
 
-def browser_app(db: str):
-    """The viewer with two bare pages that load only a chart library (no CSP trouble: same origin)."""
+def browser_app(db: str | None = None):
+    """The viewer with two bare pages that load only a chart library (no CSP trouble: same origin).
+    gunicorn calls this with the archive in ``GAME_REPLAY_DB``."""
     from viewer.app import create_app
 
-    app = create_app({"DB": db})
+    app = create_app({"DB": db} if db else None)
     assets = app.extensions["assets"]
 
     def bare(name: str) -> str:
@@ -298,8 +300,6 @@ def measure_bare(browser, url: str, profile: dict) -> dict:
 def browser_main(rounds: int) -> None:
     import json as json_module
 
-    from werkzeug.serving import make_server
-
     from replay.bots import play_game
     from replay.codec import encode
 
@@ -309,15 +309,18 @@ def browser_main(rounds: int) -> None:
 
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        app = browser_app(f"sqlite:///{tmp}/bench.db")
+        db = f"sqlite:///{tmp}/bench.db"
+        app = browser_app(db)
         from viewer.app import get_archive
 
         with app.app_context():
             uno = get_archive().ingest_paths([str(ROOT / "sample_logs" / "uno-lite" / "batch" / "uno-night.jsonl")])[0]
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        base = f"http://127.0.0.1:{server.server_port}"
+        # the server runs in its own processes (gunicorn, 2 workers), as in production, so the
+        # browser driver here does not slow it down
+        port = free_port()
+        env = {**os.environ, "GAME_REPLAY_DB": db, "PYTHONPATH": str(ROOT)}
+        server = start_gunicorn(port, 2, env, app_spec="bench.viewer:browser_app()")
+        base = f"http://127.0.0.1:{port}"
         pages = {
             "bridge /r/<code>": f"{base}/r/{encode(play_game(seed=3))}",
             "UNO Lite /g/<id>": f"{base}/g/{uno.public_id}",
@@ -331,10 +334,11 @@ def browser_main(rounds: int) -> None:
             logging.getLogger("werkzeug").setLevel(logging.ERROR)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-                for url in pages.values():  # warm the server's page cache: the browser is measured
-                    warm, warm_page = _new_page(browser, PROFILES["desktop"])
-                    warm_page.goto(url)
-                    warm.close()
+                for url in pages.values():  # warm both workers' page caches: the browser is measured
+                    for _ in range(4):
+                        warm, warm_page = _new_page(browser, PROFILES["desktop"])
+                        warm_page.goto(url)
+                        warm.close()
                 for _ in range(rounds):  # rounds alternate every page and profile: drift hits all alike
                     for profile_name, profile in PROFILES.items():
                         for name, url in pages.items():
@@ -342,7 +346,11 @@ def browser_main(rounds: int) -> None:
                             results.setdefault((profile_name, name), []).append(measure(browser, url, profile))
                 browser.close()
         finally:
-            server.shutdown()
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
     load_after = os.getloadavg()
 
     def median(runs: list[dict], key: str) -> float | None:

@@ -1,5 +1,6 @@
 /* A game's charts, game-neutral. Two kinds:
-   - SVG charts drawn by the server (figure.chart-svg): every mark carries data-step and shows
+   - SVG charts drawn by the server (figure.chart-svg, in a <template> until the chart comes
+     near the screen): every mark carries data-step and shows
      from that step on, so a chart never runs ahead of the board (unless the reader asked to see
      the whole game); the current step is marked; a click on a mark jumps to its step. No chart
      library: nothing to download, nothing that blocks.
@@ -44,7 +45,19 @@
   }
 
   // --- SVG charts ------------------------------------------------------------------------
-  var svgCharts = Array.prototype.map.call(section.querySelectorAll("figure.chart-svg"), function (box) {
+  // The server's SVG waits in a <template> (parsed, but neither styled nor laid out) until the
+  // chart comes near the screen.
+  var svgCharts = [];
+  function openSvg(box) {
+    var source = box.querySelector("template.chart-source");
+    if (!source) return;
+    box.appendChild(source.content.cloneNode(true));
+    source.parentNode.removeChild(source);
+    var chart = svgChart(box);
+    svgCharts.push(chart);
+    drawSvg(chart, viewer.steps[viewer.step]);
+  }
+  function svgChart(box) {
     var svg = box.querySelector("svg.svg-chart");
     return {
       box: box, svg: svg, id: box.getAttribute("data-chart"), mark: box.getAttribute("data-mark") || null,
@@ -56,7 +69,20 @@
       x0: +svg.getAttribute("data-x0"), x1: +svg.getAttribute("data-x1"),
       px0: +svg.getAttribute("data-px0"), px1: +svg.getAttribute("data-px1")
     };
-  });
+  }
+  var svgBoxes = Array.prototype.slice.call(section.querySelectorAll("figure.chart-svg"));
+  if ("IntersectionObserver" in window) {
+    var near = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) return;
+        near.unobserve(e.target);
+        openSvg(e.target);
+      });
+    }, { rootMargin: "300px 0px" });
+    svgBoxes.forEach(function (box) { near.observe(box); });
+  } else {
+    svgBoxes.forEach(openSvg);
+  }
 
   function drawSvg(chart, s) {
     var whole = viewer.whole();
@@ -211,7 +237,6 @@
   }
   viewer.onStep(update);
   var s0 = viewer.steps[viewer.step];
-  svgCharts.forEach(function (c) { drawSvg(c, s0); });
   plotCharts.forEach(function (c) { applyHidden(c.box, c, s0); });
   section.classList.add("charts-ready");
   if (note) note.textContent = note.getAttribute("data-ready") || "Tap a point to jump there. The current step is marked.";
