@@ -260,3 +260,15 @@ def test_the_theme_toggle_is_on_every_page_and_remembered(chromium, viewer_serve
         assert page.locator("html").get_attribute("data-theme") == "light"
     finally:
         context.close()
+
+
+def test_a_board_script_that_fails_to_load_leaves_the_page_readable(chromium, viewer_server):
+    context, page = phone(chromium)
+    try:
+        page.route("**/games/floating-bridge/board.*.js", lambda route: route.abort())
+        page.goto(f"{viewer_server.url}/r/{code_of('seed3')}")
+        assert page.locator("#board").evaluate("e => getComputedStyle(e).visibility") == "hidden"
+        expect(page.locator("html")).not_to_have_class(re.compile(r"\bjs\b"), timeout=8000)
+        assert page.locator("#board").evaluate("e => getComputedStyle(e).visibility") == "visible"
+    finally:
+        context.close()

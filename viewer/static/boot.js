@@ -26,6 +26,13 @@
     button.title = dark ? "Switch to the light theme" : "Switch to the dark theme";
     button.textContent = dark ? "\u2600" : "\u263e";
   }
+  // if the page's scripts never start the board (a script that failed to load), show the page as
+  // it came from the server rather than nothing
+  window.addEventListener("load", function () {
+    setTimeout(function () {
+      if (!root.classList.contains("js-ready")) root.classList.remove("js");
+    }, 3000);
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme-toggle");
     if (!button) return;
