@@ -227,7 +227,7 @@
   }
 
   // the board: a tap steps forward, a swipe left or right steps (pointer events; the board lets
-  // the page scroll up and down, touch-action: pan-y)
+  // the page scroll up and down, touch-action: pan-y pinch-zoom, so zooming still works)
   function wireBoard() {
     var boardEl = $("board");
     if (!boardEl || !window.PointerEvent) return;
