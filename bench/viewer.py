@@ -1,6 +1,19 @@
-"""How fast the viewer serves replay pages, against gunicorn on loopback.
+"""How fast the viewer serves replay pages, against gunicorn on loopback; and, with
+``--browser``, how soon a replay page answers in Chromium.
 
     python bench/viewer.py [--duration 30] [--clients 20] [--workers 2]
+    python bench/viewer.py --browser [--rounds 3]
+
+``--browser`` drives Debian's Chromium (/usr/bin/chromium) with Playwright over its DevTools
+protocol, on a desktop profile (1366 x 900) and a phone profile (375 x 812, touch, CPU slowed
+4x with ``Emulation.setCPUThrottlingRate``). For a bridge page (/r/<code>) and an UNO Lite page
+(/g/<id>) it measures the time from navigation until the board answers a key (→ pressed every
+few ms until the step moves), the slowest key answered in the seconds after that while the page
+scrolls to its charts (so charts that load when seen do so), and the longest main-thread task
+(a ``longtask`` PerformanceObserver, buffered from the start). Beside them, the same figures for
+bare pages that load only a chart library: plotly.js as the package ships it (what replay pages
+loaded before) and the basic partial bundle (what a board that gives plotly figures gets now).
+Medians over ``--rounds`` rounds; the machine's load average is printed before and after.
 
 Starts gunicorn (127.0.0.1, a free port) on the viewer app plus one bare Flask route
 (``/bare``, returning a short text) registered in the same app, then, one after the other,
@@ -164,19 +177,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, env: dict[str, str], worker_class: str = "sync") -> subprocess.Popen:
+def start_gunicorn(port: int, workers: int, env: dict[str, str], worker_class: str = "sync",
+                   app_spec: str = "bench.viewer:bench_app()") -> subprocess.Popen:
     gunicorn = shutil.which("gunicorn")
     command = [gunicorn] if gunicorn else [sys.executable, "-m", "gunicorn"]
     command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--worker-class", worker_class,
                 "--threads", "4", "--keep-alive", "5", "--backlog", "256", "--log-level", "warning",
-                "--chdir", str(ROOT), "bench.viewer:bench_app()"]
+                "--chdir", str(ROOT), app_spec]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     while time.time() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"gunicorn exited: {process.stderr.read()}")
         try:
-            status, *_ = fetch(port, "/bare")
+            status, *_ = fetch(port, "/bare" if "bench_app" in app_spec else "/bare-plotly")
             if status == 200:
                 return process
         except OSError:
@@ -185,8 +199,199 @@ def start_gunicorn(port: int, workers: int, env: dict[str, str], worker_class: s
     raise SystemExit("gunicorn did not start within 30 s")
 
 
+# --- in the browser ---------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+LONG_TASKS = ("window.__longTasks = []; window.__keys = [];"
+              "window.addEventListener('keydown', function () { window.__keys.push(performance.now()); }, true);"
+              "new PerformanceObserver(function (list) { list.getEntries().forEach(function (e) {"
+              " window.__longTasks.push(e.duration); }); }).observe({type: 'longtask', buffered: true});")
+PROFILES = {
+    "desktop": {"viewport": {"width": 1366, "height": 900}, "cpu": 1, "mobile": False, "watch": 3.0},
+    "phone": {"viewport": {"width": 375, "height": 812}, "cpu": 4, "mobile": True, "watch": 6.0},
+}
+
+
+def browser_app(db: str | None = None):
+    """The viewer with two bare pages that load only a chart library (no CSP trouble: same origin).
+    gunicorn calls this with the archive in ``GAME_REPLAY_DB``."""
+    from viewer.app import create_app
+
+    app = create_app({"DB": db} if db else None)
+    assets = app.extensions["assets"]
+
+    def bare(name: str) -> str:
+        return (f'<!doctype html><meta charset="utf-8"><title>bare</title><p id="ready">loading</p>'
+                f'<script src="{assets.url(name)}" async></script>')
+
+    @app.get("/bare-plotly")
+    def bare_plotly():
+        return bare("plotly.min.js")
+
+    @app.get("/bare-plotly-basic")
+    def bare_basic():
+        return bare("plotly-basic.min.js")
+
+    return app
+
+
+def _new_page(browser, profile: dict):
+    context = browser.new_context(viewport=profile["viewport"], is_mobile=profile["mobile"],
+                                  has_touch=profile["mobile"], device_scale_factor=2 if profile["mobile"] else 1)
+    page = context.new_page()
+    page.add_init_script(LONG_TASKS)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile["cpu"]})
+    return context, page
+
+
+def measure_page(browser, url: str, profile: dict) -> dict:
+    """Navigation to the board answering a key; the slowest key after that; the longest task."""
+    context, page = _new_page(browser, profile)
+    try:
+        started = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        answered = None
+        while time.perf_counter() - started < 60:
+            page.keyboard.press("ArrowRight")
+            step = page.evaluate("document.documentElement.classList.contains('js-ready')"
+                                 " ? document.getElementById('step-no').textContent : null")
+            if step not in (None, "0"):
+                # page time of the key that moved the board (from the start of navigation)
+                answered = page.evaluate("window.__keys[window.__keys.length - 1]") / 1000
+                break
+            time.sleep(0.005)
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # charts come into view
+        slowest = 0.0
+        watch_until = time.perf_counter() + profile["watch"]
+        while time.perf_counter() < watch_until:
+            t = time.perf_counter()
+            page.keyboard.press("ArrowRight" if int(page.evaluate("document.getElementById('step-no').textContent")) < 5 else "Home")
+            slowest = max(slowest, time.perf_counter() - t)
+            time.sleep(0.05)
+        tasks = page.evaluate("window.__longTasks")
+        first_byte = page.evaluate("performance.getEntriesByType('navigation')[0].responseStart") / 1000
+        return {"answer": answered, "first_byte": first_byte, "slowest_key": slowest,
+                "longest_task": max(tasks or [0.0]) / 1000, "long_tasks": len(tasks or [])}
+    finally:
+        context.close()
+
+
+def measure_bare(browser, url: str, profile: dict) -> dict:
+    """A page with nothing but the chart library: until it has run, and the longest task."""
+    context, page = _new_page(browser, profile)
+    try:
+        page.goto(url, wait_until="commit")
+        ready = None
+        deadline = time.perf_counter() + 60
+        while ready is None and time.perf_counter() < deadline:  # (the page's CSP forbids wait_for_function)
+            ready = page.evaluate("typeof window.Plotly !== 'undefined' ? performance.now() : null")
+            time.sleep(0.005)
+        ready = None if ready is None else ready / 1000
+        page.wait_for_timeout(300)
+        tasks = page.evaluate("window.__longTasks")
+        first_byte = page.evaluate("performance.getEntriesByType('navigation')[0].responseStart") / 1000
+        return {"answer": ready, "first_byte": first_byte, "slowest_key": None,
+                "longest_task": max(tasks or [0.0]) / 1000, "long_tasks": len(tasks or [])}
+    finally:
+        context.close()
+
+
+def browser_main(rounds: int) -> None:
+    import json as json_module
+
+    from replay.bots import play_game
+    from replay.codec import encode
+
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{tmp}/bench.db"
+        app = browser_app(db)
+        from viewer.app import get_archive
+
+        with app.app_context():
+            uno = get_archive().ingest_paths([str(ROOT / "sample_logs" / "uno-lite" / "batch" / "uno-night.jsonl")])[0]
+        # the server runs in its own processes (gunicorn, 2 workers), as in production, so the
+        # browser driver here does not slow it down
+        port = free_port()
+        env = {**os.environ, "GAME_REPLAY_DB": db, "PYTHONPATH": str(ROOT)}
+        server = start_gunicorn(port, 2, env, app_spec="bench.viewer:browser_app()")
+        base = f"http://127.0.0.1:{port}"
+        pages = {
+            "bridge /r/<code>": f"{base}/r/{encode(play_game(seed=3))}",
+            "UNO Lite /g/<id>": f"{base}/g/{uno.public_id}",
+            "bare: plotly.min.js (4.8 MB)": f"{base}/bare-plotly",
+            "bare: plotly-basic.min.js (1.2 MB)": f"{base}/bare-plotly-basic",
+        }
+        results: dict[tuple[str, str], list[dict]] = {}
+        try:
+            import logging
+
+            logging.getLogger("werkzeug").setLevel(logging.ERROR)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+                for url in pages.values():  # warm both workers' page caches: the browser is measured
+                    for _ in range(4):
+                        warm, warm_page = _new_page(browser, PROFILES["desktop"])
+                        warm_page.goto(url)
+                        warm.close()
+                for _ in range(rounds):  # rounds alternate every page and profile: drift hits all alike
+                    for profile_name, profile in PROFILES.items():
+                        for name, url in pages.items():
+                            measure = measure_bare if name.startswith("bare") else measure_page
+                            results.setdefault((profile_name, name), []).append(measure(browser, url, profile))
+                browser.close()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    load_after = os.getloadavg()
+
+    def median(runs: list[dict], key: str) -> float | None:
+        values = [r[key] for r in runs if r[key] is not None]
+        return statistics.median(values) if values else None
+
+    def ms(value: float | None) -> str:
+        return "—" if value is None else f"{value * 1000:.0f}"
+
+    print(f"Chromium ({CHROMIUM}) through Playwright/CDP; {os.cpu_count()} CPUs; load average "
+          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; medians of {rounds} rounds")
+    print("answers a key: from the start of navigation (page time) to the key that moved the board; for the")
+    print("bare pages, until plotly.js has run. first byte: when the HTML began to arrive.")
+    print(f"{'profile':<8} {'page':<36} {'first byte':>10} {'answers a key ms':>17} {'slowest key ms':>15} {'longest task ms':>16} {'long tasks':>11}")
+    summary_rows = {}
+    for (profile_name, name), runs in results.items():
+        row = {k: median(runs, k) for k in ("first_byte", "answer", "slowest_key", "longest_task", "long_tasks")}
+        summary_rows[(profile_name, name)] = row
+        print(f"{profile_name:<8} {name:<36} {ms(row['first_byte']):>10} {ms(row['answer']):>17} {ms(row['slowest_key']):>15} "
+              f"{ms(row['longest_task']):>16} {row['long_tasks'] or 0:>11.0f}")
+    desktop = max(summary_rows[("desktop", n)]["longest_task"] for n in pages if not n.startswith("bare"))
+    phone = max(summary_rows[("phone", n)]["answer"] or 99 for n in pages if not n.startswith("bare"))
+    print(f"targets: longest task on desktop <= 200 ms: {desktop * 1000:.0f} ms; "
+          f"board answers a key on the phone profile within 1 s: {phone * 1000:.0f} ms")
+    if "--json" in sys.argv[1:]:
+        print(json_module.dumps({f"{p}|{n}": r for (p, n), r in summary_rows.items()}))
+
+
 def main() -> None:
+    if "--browser" in sys.argv[1:]:
+        browser_parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        browser_parser.add_argument("--browser", action="store_true")
+        browser_parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3); medians are printed")
+        browser_parser.add_argument("--json", action="store_true", help="also print the medians as JSON")
+        browser_args = browser_parser.parse_args()
+        if not 1 <= browser_args.rounds <= 20:
+            browser_parser.error("--rounds must be 1-20")
+        browser_main(browser_args.rounds)
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--browser", action="store_true", help="measure pages in Chromium instead (see above)")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds per route (default 30)")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients (default 20)")
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2), help="gunicorn workers")

@@ -160,12 +160,26 @@ def error_response(message: str, status: int, title: str) -> Response:
     if wants_json():
         response = jsonify({"error": message, "status": status})
     else:
-        html = render_template("error.html", message=message, title=title, status=status,
-                               paste=request.args.get("code", "") if request.path == "/" else "")
+        html = render_template("error.html", message=message, title=title, status=status, paste=damaged_code())
         response = Response(html, status=status, mimetype="text/html")
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def damaged_code() -> str:
+    """The code the reader tried, to fix in the error page's box: ``?code=`` on the home page, the
+    code in an ``/r/<code>`` (or ``/embed/r/<code>``) address."""
+    if request.path == "/":
+        return request.args.get("code", "")[:4096]
+    for prefix in ("/r/", "/embed/r/"):
+        if request.path.startswith(prefix):
+            code = request.path[len(prefix):]
+            for suffix in ("/log.json", ".json", ".pbn", ".lin"):
+                if code.endswith(suffix):
+                    code = code[: -len(suffix)]
+            return code[:4096]
+    return ""
 
 
 def _page_error(exc: PageError) -> Response:

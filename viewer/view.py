@@ -42,11 +42,63 @@ class ViewedGame:
 
     @property
     def title(self) -> str:
+        """The page's title: which game and who played, never who won (it is also the social
+        preview and the oEmbed title, seen before anyone opens the replay)."""
+        return spoiler_free_title(self)
+
+    @property
+    def result_title(self) -> str:
+        """The board's own title, which may name the result (``Floating bridge: 1♠ by South``)."""
         return self.board.title(self)
 
     @property
     def seats(self) -> tuple[str, ...]:
         return tuple(self.replay.game.seats)
+
+
+def spoiler_free_title(game: ViewedGame) -> str:
+    """``Floating bridge: Priya, Marcus, Łucja, Arjun`` (seats stand in for missing names; a game
+    with no names at all is ``Floating bridge game``).
+
+    >>> from replay.bots import play_game
+    >>> spoiler_free_title(ViewedGame(play_game(seed=3).replay(), names={"N": "Ann", "S": "Bo"}))
+    'Floating bridge: Ann, E, Bo, W'
+    >>> spoiler_free_title(ViewedGame(play_game(seed=3).replay()))
+    'Floating bridge game'
+    """
+    what = str(getattr(game.replay.game, "title", "") or game.board.game)
+    names = [game.names.get(seat) for seat in game.seats]
+    if not any(names):
+        return f"{what} game"
+    return f"{what}: " + ", ".join(name or seat for name, seat in zip(names, game.seats))
+
+
+#: plotly.js bundles the app serves, smallest first, with the trace types each one draws
+PLOTLY_BUNDLES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("plotly-basic.min.js", frozenset({"scatter", "bar", "pie"})),
+    ("plotly.min.js", frozenset()),  # every trace type
+)
+
+
+def plotly_bundle(charts: list[dict[str, Any]]) -> str | None:
+    """The smallest plotly.js bundle that draws every chart drawn by plotly (``None``: no chart
+    needs plotly, they are all drawn as SVG by the server).
+
+    >>> plotly_bundle([{"svg": "<svg/>"}]) is None
+    True
+    >>> plotly_bundle([{"figure": {"data": [{"type": "bar"}, {}]}}])
+    'plotly-basic.min.js'
+    >>> plotly_bundle([{"figure": {"data": [{"type": "heatmap"}]}}])
+    'plotly.min.js'
+    """
+    types = {str(trace.get("type") or "scatter") for c in charts if not c.get("svg")
+             for trace in (c.get("figure") or {}).get("data", [])}
+    if not types and all(c.get("svg") for c in charts):
+        return None
+    for name, draws in PLOTLY_BUNDLES:
+        if not draws or types <= draws:
+            return name
+    return PLOTLY_BUNDLES[-1][0]  # pragma: no cover (the last bundle draws everything)
 
 
 def step_count(replay: Any) -> int:
@@ -74,6 +126,7 @@ def build_view(game: ViewedGame, step: int | None = None, perspective: str = "al
     findings = view.pop("findings", None)  # a board may word findings for its perspective
     if findings is None:
         findings = [f.to_json() for f in replay.findings]
+    findings = [{**f, "message": board.readable(f["message"])} for f in findings]
     view["step"] = {**view["step"], "index": index, "last": last,
                     "findings": [f for f in findings if f["step"] == index]}
     view["data"]["board"] = board.game

@@ -25,6 +25,23 @@ SAMPLES = {
     "script": SAMPLE_LOGS / "broken" / "script-player-name.json",
     "worked": SAMPLE_LOGS / "legacy" / "worked-example.txt",
 }
+#: one sample game per registered game, for the tests every board must pass (test_phone.py):
+#: a game is tested once its board exists (viewer/games/<game>/)
+GAME_SAMPLES = {
+    "floating-bridge": SAMPLE_LOGS / "selfplay" / "family-bridge_2026-05-30_1.json",
+    "uno-lite": SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl",
+    "coup": SAMPLE_LOGS / "coup" / "selfplay" / "champ-3p_g11.json",
+    "party-cards": SAMPLE_LOGS / "party-cards" / "selfplay-random-31.json",
+}
+
+
+def games_with_boards() -> list[str]:
+    """The games of GAME_SAMPLES that this viewer has a board for."""
+    from viewer.games import directory_of
+
+    return [name for name in GAME_SAMPLES if (directory_of(name) / "__init__.py").is_file()]
+
+
 LEGACY_WORKED_EXAMPLE = "0DzHzIMzzN-y-mfJFZNDnrCzxwvbKMXWIlqeTGVgmABOYHdyjPohiaELQRScpkUsut"
 
 pytestmark = pytest.mark.browser
@@ -57,8 +74,11 @@ def viewer_server(tmp_path_factory):
         archive = get_archive()
         for name, path in SAMPLES.items():
             ids[name] = archive.ingest_paths([str(path)])[0].public_id
+        games = {name: archive.ingest_paths([str(GAME_SAMPLES[name])])[0].public_id for name in games_with_boards()}
     server = Server(app)
     server.ids = ids
+    server.games = games  # game name -> public id of its sample
+    server.app = app
     yield server
     server.close()
 

@@ -72,7 +72,7 @@ def test_partner_stays_hidden_until_revealed(page, viewer_server):
     page.keyboard.press("End")
     assert page.locator(".role.partner").count() == 0
     assert page.locator("#count-decl").text_content() == "?"
-    page.wait_for_selector("#charts.charts-ready", timeout=30000)
+    page.wait_for_selector("#charts.charts-ready", state="attached", timeout=30000)
     expect(page.locator("#chart-race")).to_have_class(re.compile(r"\bchart-hidden\b"))
     page.locator("#reveal").check()
     expect(page.locator("#chart-race")).not_to_have_class(re.compile(r"\bchart-hidden\b"))
@@ -200,7 +200,7 @@ def test_no_horizontal_scroll_at_375px(chromium, viewer_server, path):
         page.goto(url)
         if "/r/{code}" in path or "/g/" in path:
             if "/embed/" not in path:
-                page.wait_for_selector("#charts.charts-ready", timeout=30000)
+                page.wait_for_selector("#charts.charts-ready", state="attached", timeout=30000)
             page.keyboard.press("End")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
         assert page.evaluate("document.body.scrollWidth") <= 375
@@ -208,35 +208,41 @@ def test_no_horizontal_scroll_at_375px(chromium, viewer_server, path):
         context.close()
 
 
-def test_charts_load_after_the_board_and_jump_on_click(page, viewer_server):
+def test_charts_are_drawn_by_the_server_follow_the_step_and_jump_on_click(page, viewer_server):
     replay = log_of("all_tricks").replay()
     page.goto(f"{viewer_server.url}/g/{viewer_server.ids['all_tricks']}")
     wait_ready(page)
-    page.wait_for_selector("#charts.charts-ready", timeout=30000)
-    assert page.locator("#chart-race .main-svg").count() >= 1
-    assert page.locator("#chart-time .main-svg").count() >= 1  # the log has times
-    # click trick 1's row N cell in the trick map: the board jumps to that card
-    drag = page.locator("#chart-tricks .nsewdrag").first
-    drag.scroll_into_view_if_needed()
-    box = drag.bounding_box()
-    tricks = len(replay.trick_winners)
-    page.mouse.click(box["x"] + box["width"] * 0.5 / tricks, box["y"] + box["height"] * 0.125)
-    north_first = next(s for s in replay.steps if s.kind == "play" and s.seat.name == "N")
-    expect(page.locator("#step-no")).to_have_text(str(north_first.index))
-    # the charts mark the current step: trick 1's column in the trick map, step N in think time
-    page.wait_for_timeout(300)
-    marked = page.evaluate("""() => {
-        const shape = (id) => (document.querySelector(id + ' .chart-plot').layout.shapes || [])
-            .filter((s) => s.name === 'current').map((s) => [s.x0, s.x1]);
-        return {tricks: shape('#chart-tricks'), time: shape('#chart-time'), race: shape('#chart-race')};
-    }""")
-    assert marked["tricks"] == [[0.5, 1.5]]
-    assert marked["time"] == [[north_first.index - 0.5, north_first.index + 0.5]]
-    assert marked["race"] == [[0, 0]]  # no trick finished yet
+    page.wait_for_selector("#charts.charts-ready", state="attached")
+    assert page.locator("#chart-race svg.svg-chart").count() == 1
+    assert page.locator("#chart-time svg.svg-chart").count() == 1  # the log has times
+    # no chart library is loaded
+    assert page.evaluate("typeof window.Plotly") == "undefined"
+    assert not [r for r in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if "plotly" in r]
+    # at step 0 nothing after it is drawn; at the end everything is
+    assert page.locator("#chart-tricks [data-step]:not(.later)").count() == 0
     page.keyboard.press("End")
-    page.wait_for_timeout(300)
-    race = page.evaluate("document.querySelector('#chart-race .chart-plot').layout.shapes.filter(s => s.name === 'current')[0].x0")
-    assert race == len(replay.trick_winners)
+    page.wait_for_timeout(100)
+    assert page.locator("#chart-tricks .later").count() == 0
+    # click North's card of trick 1 in the trick map: the board jumps to that card
+    north_first = next(s for s in replay.steps if s.kind == "play" and s.seat.name == "N")
+    cell = page.locator(f'#chart-tricks rect[data-step="{north_first.index}"]').first
+    cell.scroll_into_view_if_needed()
+    cell.click()
+    expect(page.locator("#step-no")).to_have_text(str(north_first.index))
+    page.wait_for_timeout(200)
+
+    def centre(selector: str) -> float:
+        box = page.locator(selector).first.bounding_box()
+        return box["x"] + box["width"] / 2
+
+    # the marks: trick 1's column in the trick map, the step's bar in think time, 0 tricks in the race
+    assert abs(centre("#chart-tricks .chart-mark") - centre(f'#chart-tricks rect[data-step="{north_first.index}"]')) < 2
+    assert abs(centre("#chart-time .chart-mark") - centre(f'#chart-time rect[data-step="{north_first.index}"]')) < 2
+    first_point = replay.steps[0].index
+    assert abs(centre("#chart-race .chart-mark") - centre(f'#chart-race circle[data-step="{first_point}"]')) < 2
+    # later cards are gone again
+    later = next(s for s in replay.steps if s.kind == "play" and s.index > north_first.index)
+    assert page.locator(f'#chart-tricks [data-step="{later.index}"]').first.is_hidden()
     assert page.errors == []
 
 
@@ -254,23 +260,45 @@ def test_without_javascript_the_final_position_and_records_show(chromium, viewer
         context.close()
 
 
-def test_screenshot_of_a_mid_game_position(chromium, viewer_server):
-    """Saves docs/screenshot.png (desktop) and docs/screenshot-phone.png (375 px)."""
+SCREENSHOTS = {"": {"width": 1280, "height": 760}, "-phone": {"width": 375, "height": 812}}
+
+
+@pytest.mark.parametrize("suffix", list(SCREENSHOTS))
+def test_screenshot_of_a_mid_game_position(chromium, viewer_server, suffix):
+    """Saves docs/screenshot.png (desktop) and docs/screenshot-phone.png (375 px) for bridge."""
     names = "players=Priya,Marcus,%C5%81ucja,Arjun"
-    url = f"{viewer_server.url}/r/{code_of('seed3')}?{names}#30"
-    shots = {"screenshot.png": {"width": 1280, "height": 740}, "screenshot-phone.png": {"width": 375, "height": 760}}
-    for name, viewport in shots.items():
-        context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2)
-        page = context.new_page()
-        try:
-            page.goto(url)
-            page.wait_for_selector("#charts.charts-ready", timeout=30000)
-            assert shown_step(page) == 30
-            path = Path(ROOT) / "docs" / name
-            page.screenshot(path=str(path))
-            assert path.stat().st_size > 10000
-        finally:
-            context.close()
+    url = f"{viewer_server.url}/r/{code_of('seed3')}?{names}&reveal=1#30"
+    viewport = SCREENSHOTS[suffix]
+    context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2,
+                                   is_mobile=viewport["width"] < 400)
+    page = context.new_page()
+    try:
+        page.goto(url)
+        wait_ready(page)
+        assert shown_step(page) == 30
+        path = Path(ROOT) / "docs" / f"screenshot{suffix}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10000
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("suffix", list(SCREENSHOTS))
+def test_screenshot_of_an_uno_game(chromium, viewer_server, suffix):
+    """Saves docs/screenshot-uno-lite.png and docs/screenshot-uno-lite-phone.png."""
+    viewport = SCREENSHOTS[suffix]
+    context = chromium.new_context(viewport=viewport, device_scale_factor=1 if viewport["width"] > 400 else 2,
+                                   is_mobile=viewport["width"] < 400)
+    page = context.new_page()
+    try:
+        page.goto(f"{viewer_server.url}/g/{viewer_server.games['uno-lite']}#9")
+        wait_ready(page)
+        assert shown_step(page) == 9
+        path = Path(ROOT) / "docs" / f"screenshot-uno-lite{suffix}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10000
+    finally:
+        context.close()
 
 
 def test_share_copy_link_embed_snippet_and_log_download(chromium, viewer_server):
@@ -286,6 +314,13 @@ def test_share_copy_link_embed_snippet_and_log_download(chromium, viewer_server)
         page.click("#copy-link")
         expect(page.locator("#copy-link")).to_have_text("Copied")
         assert page.evaluate("navigator.clipboard.readText()") == f"{viewer_server.url}/r/{code}#12"
+        # what the reader is looking at goes with the link: the view and "reveal partner"
+        page.select_option("#perspective", "E")
+        page.locator("#reveal").check()
+        page.wait_for_timeout(1600)  # the button reads "Copy link" again
+        page.click("#copy-link")
+        expect(page.locator("#copy-link")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == f"{viewer_server.url}/r/{code}?view=E&reveal=1#12"
         assert page.locator("#embed-box").is_hidden()
         page.click("#embed-button")
         snippet = page.locator("#embed-code").input_value()

@@ -92,7 +92,7 @@ def test_archived_page_with_names_times_and_findings(client, archived):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "Priya S" in html and "Ясмина" in html
-    assert "East plays H2 but holds spades, the suit led: a revoke" in html
+    assert "East plays ♥2 but holds spades, the suit led: a revoke" in html
     assert 'class="card has-finding' in html or "has-finding" in html
     assert 'href="#16" data-step="16"' in html  # the finding links to its step
 

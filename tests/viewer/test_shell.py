@@ -47,7 +47,7 @@ def test_page_loads_the_stepper_then_the_board_and_no_inline_script(client):
     html = client.get(f"/r/{code_of('seed3')}").get_data(as_text=True)
     sources = re.findall(r'<script src="([^"]+)"', html)
     assert [re.sub(r"\.[0-9a-f]{10}\.", ".", s) for s in sources] == [
-        "/static/stepper.js", "/static/games/floating-bridge/board.js"]
+        "/static/boot.js", "/static/stepper.js", "/static/games/floating-bridge/board.js", "/static/charts.js"]
     for tag in re.findall(r"<script\b[^>]*>", html):  # CSP: only scripts by URL or JSON data
         assert "src=" in tag or 'type="application/json"' in tag, tag
     assert 'data-go="prev-chapter"' in html and 'title="Next trick (↓)"' in html

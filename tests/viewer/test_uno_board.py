@@ -125,12 +125,16 @@ def test_uno_charts(uno):
     charts = {c["id"]: c for c in build_charts(replay)}
     assert set(charts) == {"hands", "colours"}
     steps = replay.steps_json()
-    sizes = charts["hands"]["figure"]["data"]
-    assert [t["name"] for t in sizes] == ["P1", "P2"]
-    assert sizes[0]["y"][0] == 7 and len(sizes[0]["x"]) == replay.turns + 1
-    assert sizes[0]["y"][-1] == steps[-1]["hand_sizes"]["P1"]
-    played = sum(sum(t["y"]) for t in charts["colours"]["figure"]["data"])
+    sizes = charts["hands"]["series"]["sizes"]
+    assert list(sizes) == ["P1", "P2"]
+    assert sizes["P1"][0] == 7 and len(sizes["P1"]) == replay.turns + 1
+    assert sizes["P1"][-1] == steps[-1]["hand_sizes"]["P1"]
+    played = sum(sum(counts) for counts in charts["colours"]["series"]["counts"].values())
     assert played == sum(1 for s in steps if s["kind"] == "play")
+    # one block per card played, shown from the step it was played
+    svg = charts["colours"]["svg"]
+    plays = [s["i"] for s in steps if s["kind"] == "play"]
+    assert sorted(int(n) for n in re.findall(r'<rect class="pt [^"]*"[^>]*data-step="(\d+)"', svg)) == plays
 
 
 def test_uno_games_in_the_listing_stats_and_triage(client, uno, archived):

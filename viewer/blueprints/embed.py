@@ -1,7 +1,8 @@
 """Embeds for blogs: ``/embed/r/<code>``, ``/embed/g/<id>``, and ``/oembed`` (type ``rich``).
 
 Only these embed pages may be put in another site's iframe (see ``viewer.security``).
-oEmbed follows https://oembed.com: ``url`` and ``format`` (``json`` only: anything else is
+``/embed.js`` is an optional one-line script for blogs: embedded pages post their height to the
+page around them and the script sizes their iframes. oEmbed follows https://oembed.com: ``url`` and ``format`` (``json`` only: anything else is
 501), ``maxwidth``/``maxheight`` bound the iframe, an address we do not serve is 404.
 """
 
@@ -19,7 +20,7 @@ from .replay import archived_game_page, game_from_archive, game_from_code, immut
 
 bp = Blueprint("embed", __name__)
 PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")
-DEFAULT_WIDTH, DEFAULT_HEIGHT = 640, 680
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 640, 560
 MIN_WIDTH, MIN_HEIGHT = 200, 200
 
 
@@ -42,6 +43,19 @@ def _dimension(name: str) -> int | None:
     if not (value.isascii() and value.isdigit()) or len(value) > 6 or int(value) < 1:
         raise PageError(f"{name} must be a whole number of pixels (1 or more), not {value[:20]!r}", 400)
     return int(value)
+
+
+@bp.get("/embed.js")
+def embed_script() -> Response:
+    """The optional script for blogs (one line, at a stable address) that sizes replay iframes to
+    their content; the oEmbed answer is a plain iframe that works without it."""
+    asset = current_app.extensions["assets"].by_name["embed.js"]
+    response = Response(asset.data, mimetype="application/javascript")
+    response.charset = "utf-8"
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
+    response.set_etag(asset.digest, weak=True)
+    return response.make_conditional(request)
 
 
 @bp.get("/oembed")

@@ -44,6 +44,8 @@ def recent_games() -> tuple[list[dict[str, Any]], str | None]:
         current_app.logger.warning("recent games unavailable: %r", exc)
         return [], "the archive is not available right now"
     out = []
+    # newest game first (by when it was played; games with no date last)
+    items = sorted(items, key=lambda item: (item.started_at is not None, item.started_at or 0), reverse=True)
     for item in items:
         players = item.players or {}
         out.append({

@@ -24,7 +24,7 @@ from replay.formats.pbn import to_pbn
 from replay.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
-from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json
+from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json, plotly_bundle
 
 bp = Blueprint("replay", __name__)
 MAX_CODE = 4096
@@ -139,16 +139,20 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     links = {
         "page": page_url,
         "json": game.path + ".json" + (f"?{game.query}" if game.query else ""),
-        "log": game.path + "/log.json",
+        "log": game.path + "/log.json" + (f"?{game.query}" if game.query else ""),
         "embed": base + embed_path,
         "oembed": base + "/oembed?" + urlencode({"url": page_url, "format": "json"}),
         "full": game.path + (f"?{game.query}" if game.query else ""),
+        "embed_script": base + "/embed.js",
     }
     for fmt in game.board.exports:
         if fmt in EXPORTS:
             links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
+    charts = build_charts(game)
+    # charts drawn by the server (svg) are in the page; the others go to plotly.js as JSON
+    charts_json = [{k: v for k, v in c.items() if k != "svg"} for c in charts if not c.get("svg")]
     return render_template(template, **view, v=view, links=links, theme=options["theme"],
-                           charts=build_charts(game), **extra)
+                           charts=charts, charts_json=charts_json, plotly_bundle=plotly_bundle(charts), **extra)
 
 
 class PageCache:
@@ -256,7 +260,7 @@ def code_json(code: str) -> Response:
 
 @bp.get("/r/<code>/log.json")
 def code_log(code: str) -> Response:
-    log = decode_code(code)
+    log = decode_code(code, names_from_query(raw_query()))  # with the names the link gives
     return _download(log.canonical_json(indent=2) + "\n", "application/json", "game.json")
 
 

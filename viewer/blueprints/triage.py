@@ -28,7 +28,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive
-from ..games import NoBoardError, board_for, seat_order
+from ..games import NoBoardError, board_for, board_of, seat_order
 from .upload import game_by_token, uploads
 
 bp = Blueprint("triage", __name__)
@@ -65,6 +65,14 @@ def clock(ms: int | None) -> str | None:
     return f"{minutes}:{rest / 1000:04.1f}"
 
 
+def _readable(replay, message: str) -> str:
+    """A finding's message as the game's board writes it for readers (``♥2`` for ``H2``)."""
+    try:
+        return board_of(replay).readable(message)
+    except NoBoardError:  # a game this viewer has no board for keeps the engine's words
+        return message
+
+
 def timeline(replay) -> list[dict[str, Any]]:
     """One row per logged event: time, think time, step, and what the engine made of it.
 
@@ -73,7 +81,7 @@ def timeline(replay) -> list[dict[str, Any]]:
     by_event: dict[int, list[dict[str, Any]]] = {}
     for number, f in enumerate(replay.findings):
         if f.event is not None:
-            by_event.setdefault(f.event, []).append({"number": number, "kind": f.kind, "message": f.message})
+            by_event.setdefault(f.event, []).append({"number": number, "kind": f.kind, "message": _readable(replay, f.message)})
     event_steps = getattr(replay, "event_steps", None) or []
     rows = []
     previous: int | None = None
@@ -150,6 +158,7 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
     findings = []
     for number, f in enumerate(replay.findings):
         item = f.to_json()
+        item["message"] = _readable(replay, f.message)
         on_page = event_page(f.event) if f.event is not None else _page_of_step(replay, f.step)
         anchor = f"#event-{f.event}" if f.event is not None else "#state"
         item.update(number=number, board_url=f"{base}#{f.step}", page=on_page,

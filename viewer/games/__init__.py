@@ -73,6 +73,12 @@ class Board:
     listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
     routes: tuple[tuple[str, Callable[..., Any]], ...] = ()  # the game's own GET routes: (rule, view)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: optional: a finding's message as readers see it (bridge writes ``H2`` as ``♥2``)
+    finding_text: Callable[[str], str] | None = None
+
+    def readable(self, message: str) -> str:
+        """A finding's message through ``finding_text`` (unchanged without one)."""
+        return self.finding_text(message) if self.finding_text else message
 
     @property
     def folder(self) -> str:

@@ -6,10 +6,19 @@
    data lists where chapters end), Home/End, Space play/pause. The URL fragment (#<step>)
    follows the position. Boards write names with textContent only.
 
+   On the board itself (#board), a tap steps forward and a swipe steps either way.
+
+   Nothing after the current step is shown unless the reader ticks "show the whole game"
+   (#whole-game, remembered in localStorage; viewer.whole() tells boards): the record's links
+   not reached yet are hidden (a table row with nothing reached yet is hidden whole).
+
    A board may define: render(s, viewer) (required), text(s, viewer) (the step's words;
-   default s.x), stepped (a selector of the record's [data-step] links, dimmed when not reached
+   default s.x), stepped (a selector of the record's [data-step] links, hidden when not reached
    yet and marked when current), mark(i, s, viewer) (more marks), revealed(s, viewer),
-   chartMark(chart, s) / chartHidden(chart, s) (for charts.js), init(viewer). */
+   chartMark(chart, s) / chartHidden(chart, s) (for charts.js), init(viewer).
+
+   In an embed (body.page-embed inside another page's iframe) the page tells its parent how
+   tall it is ({type: "game-replay:height", height}) whenever that changes, for embed.js. */
 (function () {
   "use strict";
   var dataEl = document.getElementById("replay-data");
@@ -25,6 +34,9 @@
     speed: 1000
   };
   var listeners = [];
+  var WHOLE_KEY = "game-replay.whole-game";
+  var whole = false;
+  try { whole = window.localStorage.getItem(WHOLE_KEY) === "1"; } catch (e) { whole = false; }
   var board = null;
   var findingsAt = {};
   (G.findings || []).forEach(function (f) { (findingsAt[f.step] = findingsAt[f.step] || []).push(f); });
@@ -48,11 +60,13 @@
     box.replaceChildren(frag);
   }
 
-  // The record's links not reached yet stay clickable but dimmed, so stepping never gives the
-  // result away; the current step's links are marked.
-  var stepped = [], current = [];
+  // The record's links not reached yet are hidden (dimmed, and still clickable, when the whole
+  // game is shown), so stepping never gives the result away; rows with nothing reached yet are
+  // hidden whole; the current step's links are marked.
+  var stepped = [], current = [], rows = [];
   function markCurrent(i, s) {
     stepped.forEach(function (e) { e.classList.toggle("future", +e.getAttribute("data-step") > i); });
+    rows.forEach(function (r) { r.row.classList.toggle("future-row", r.first > i); });
     current.forEach(function (e) { e.classList.remove("current"); e.removeAttribute("aria-current"); });
     current = stepped.filter(function (e) { return +e.getAttribute("data-step") === i; });
     current.forEach(function (e) { e.classList.add("current"); e.setAttribute("aria-current", "step"); });
@@ -78,6 +92,7 @@
     }
     if (announce) $("live").textContent = words;
     if (location.hash !== "#" + i) history.replaceState(null, "", "#" + i);
+    document.documentElement.classList.toggle("at-end", i === last);
     listeners.forEach(function (fn) { try { fn(i, s); } catch (e) { /* a chart must not stop stepping */ } });
   }
 
@@ -177,7 +192,7 @@
       b.addEventListener("click", function () {
         var field = $(b.getAttribute("data-copy"));
         var text = field.value;
-        if (field.id === "share-link") text = text.replace(/#.*$/, "") + "#" + state.step;
+        if (field.id === "share-link") text = shareLink(text);
         var done = function () { var old = b.textContent; b.textContent = "Copied"; setTimeout(function () { b.textContent = old; }, 1500); };
         if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () { field.select(); });
         else { field.select(); document.execCommand("copy"); done(); }
@@ -194,32 +209,101 @@
     }
   }
 
-  // charts come after the board: plotly.js (large) loads once the page is idle
-  function loadCharts() {
-    var charts = $("charts");
-    if (!charts || !charts.getAttribute("data-script")) return;
-    var load = function () {
-      var s = document.createElement("script");
-      s.src = charts.getAttribute("data-script");
-      s.async = true;
-      document.body.appendChild(s);
+  // the page's link with what the reader is looking at: the view (perspective), the board's
+  // ticked options (reveal partner...) and the step
+  function shareLink(text) {
+    var url;
+    try { url = new URL(text.replace(/#.*$/, ""), location.href); } catch (e) { return text.replace(/#.*$/, "") + "#" + state.step; }
+    url.searchParams.delete("view");
+    if (state.perspective && state.perspective !== "all") url.searchParams.set("view", state.perspective);
+    var options = $("options");
+    if (options) {
+      Array.prototype.forEach.call(options.querySelectorAll("input[type=checkbox][name]"), function (box) {
+        url.searchParams.delete(box.name);
+        if (box.checked) url.searchParams.set(box.name, box.value || "1");
+      });
+    }
+    return url.toString().replace(/%2C/g, ",") + "#" + state.step;
+  }
+
+  // the board: a tap steps forward, a swipe left or right steps (pointer events; the board lets
+  // the page scroll up and down, touch-action: pan-y pinch-zoom, so zooming still works)
+  function wireBoard() {
+    var boardEl = $("board");
+    if (!boardEl || !window.PointerEvent) return;
+    var down = null;
+    boardEl.addEventListener("pointerdown", function (ev) {
+      if (ev.pointerType === "mouse" || !ev.isPrimary) { down = null; return; }
+      down = { x: ev.clientX, y: ev.clientY, t: Date.now() };
+    });
+    boardEl.addEventListener("pointercancel", function () { down = null; });
+    boardEl.addEventListener("pointerup", function (ev) {
+      if (!down) return;
+      var dx = ev.clientX - down.x, dy = ev.clientY - down.y, dt = Date.now() - down.t;
+      down = null;
+      var onControl = ev.target.closest && ev.target.closest("a, button, input, select, label, summary");
+      if (Math.abs(dx) >= 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) {
+        act(dx < 0 ? "next" : "prev");
+      } else if (Math.abs(dx) < 10 && Math.abs(dy) < 10 && dt < 600 && !onControl) {
+        act("next");
+      }
+    });
+  }
+
+  // an embed tells the page around it how tall it is (embed.js sizes the iframe)
+  function reportHeight() {
+    if (window.parent === window || !document.body.classList.contains("page-embed")) return;
+    var sent = 0;
+    var send = function () {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (height === sent) return;
+      sent = height;
+      window.parent.postMessage({ type: "game-replay:height", height: height, href: location.href }, "*");
     };
-    if (document.readyState === "complete") setTimeout(load, 0);
-    else window.addEventListener("load", function () { setTimeout(load, 0); });
+    if (window.ResizeObserver) new ResizeObserver(send).observe(document.body);
+    document.addEventListener("toggle", send, true);
+    window.addEventListener("load", send);
+    send();
+  }
+
+  function wireWhole() {
+    var box = $("whole-game");
+    document.documentElement.classList.toggle("whole-game", whole);
+    if (!box) return;
+    box.checked = whole;
+    box.addEventListener("change", function () {
+      whole = box.checked;
+      try { window.localStorage.setItem(WHOLE_KEY, whole ? "1" : "0"); } catch (e) { /* this page only */ }
+      document.documentElement.classList.toggle("whole-game", whole);
+      go(state.step, false);
+    });
   }
 
   function start(b) {
     if (board) return;
     board = b;
     stepped = board.stepped ? Array.prototype.slice.call(document.querySelectorAll(board.stepped)) : [];
+    var byRow = [];
+    stepped.forEach(function (e) {
+      var row = e.closest ? e.closest("tr") : null;
+      if (!row) return;
+      var at = +e.getAttribute("data-step");
+      var found = byRow.filter(function (r) { return r.row === row; })[0];
+      if (found) found.first = Math.min(found.first, at);
+      else byRow.push({ row: row, first: at });
+    });
+    rows = byRow;
     wire();
+    wireWhole();
+    wireBoard();
     if (board.init) board.init(viewer);
     var first = stepFromHash();
     if (first === null) first = D.initial.step !== null && D.initial.step !== undefined ? D.initial.step : 0;
     render(Math.min(last, first), false);
     if (stepFromHash() === null) history.replaceState(null, "", location.pathname + location.search);
     document.documentElement.classList.add("js-ready");
-    loadCharts();
+    if (window.performance && performance.mark) performance.mark("board-ready");  // for bench/viewer.py
+    reportHeight();
   }
 
   var viewer = {
@@ -231,6 +315,7 @@
     redraw: function () { go(state.step, false); },
     onStep: function (fn) { listeners.push(fn); },
     playing: function () { return !!state.timer; },
+    whole: function () { return whole; },
     revealed: function () { return board && board.revealed ? !!board.revealed(steps[state.step], viewer) : true; },
     register: start
   };

@@ -80,9 +80,16 @@
     return li;
   }
 
+  input.required = false;  // dropped files count too: this script checks
   form.addEventListener("submit", function (e) {
     var list = files();
-    if (!list.length) { return; }  // let the browser say a file is needed
+    if (!list.length) {
+      e.preventDefault();
+      results.textContent = "";
+      results.appendChild(el("li", "result result-refused", "Choose or drop at least one file to upload."));
+      resultsBox.hidden = false;
+      return;
+    }
     e.preventDefault();
     var data = new FormData();
     list.forEach(function (f) { data.append("files", f, f.name); });

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import Board
 from .charts import build_charts
-from .view import board_view, perspectives, title
+from .view import board_view, perspectives, readable_message, title
 
 
 def _steps_json(replay: Any) -> list[dict[str, Any]]:
@@ -30,4 +30,5 @@ BOARD = Board(
     steps_json=_steps_json,
     options=("reveal",),
     listing_fields=("contract", "declarer", "result"),
+    finding_text=readable_message,
 )

@@ -1,15 +1,18 @@
-"""Per-trick charts as plotly figures (plain JSON: ``{"data": [...], "layout": {...}}``).
+"""Per-trick charts, drawn as SVG by the server (``viewer.svgcharts``): no chart library.
 
-Figures are built here from a ``GameReplay`` and drawn in the page by plotly.js (served by
-the app). Each point carries the step index it stands for in ``customdata``, so a click jumps
-there; ``mark`` says how the page marks the current step (``"tricks"``: x is tricks finished,
-``"trick"``: x is the trick under way, both placed by ``board.js``; ``"step"``: x is the step
-index), ``band`` marks a column rather than a line, and ``clickable: False`` charts do not jump.
+Every mark drawn for a step carries that step (``data-step``): the page shows it from that step
+on, so the charts never run ahead of the board, and a click jumps there. ``mark`` says how the
+page marks the current step (``"tricks"``: x is tricks finished, ``"trick"``: x is the trick
+under way, both placed by ``board.js``; ``"step"``: x is the step index), ``band`` marks a
+column rather than a line. Each chart also keeps the numbers it drew (``series``) for tests and
+for the JSON.
 
 >>> from replay.bots import play_game
 >>> charts = build_charts(play_game(seed=3).replay())
 >>> [c["id"] for c in charts]
 ['race', 'tricks', 'hands', 'time']
+>>> 'data-step=' in charts[0]["svg"]
+True
 """
 
 from __future__ import annotations
@@ -19,27 +22,12 @@ from typing import Any
 from replay.cards import SEATS, SUIT_SYMBOLS, Card, hand_points
 from replay.game import GameReplay
 
+from ...svgcharts import Plot, ticks
+
 SEAT_COLOURS = {"N": "#3b6fd8", "E": "#d9822b", "S": "#2f9e6e", "W": "#9a4fd0"}
 DECLARER_COLOUR = "#2563eb"
 DEFENDER_COLOUR = "#dc2626"
-FONT = {"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12}
-
-
-def _layout(title: str, **extra: Any) -> dict[str, Any]:
-    layout = {
-        "title": {"text": title, "font": {"size": 14}, "x": 0.02},
-        "margin": {"l": 44, "r": 12, "t": 36, "b": 44},
-        "height": 300,
-        "font": FONT,
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "showlegend": True,
-        "legend": {"orientation": "h", "y": -0.34, "yanchor": "top"},
-        "hovermode": "closest",
-        "dragmode": False,
-    }
-    layout.update(extra)
-    return layout
+TRICKS = 13
 
 
 def trick_ends(replay: GameReplay) -> list[int]:
@@ -48,136 +36,112 @@ def trick_ends(replay: GameReplay) -> list[int]:
 
 
 def race_chart(replay: GameReplay) -> dict[str, Any] | None:
-    """Cumulative tricks of the declarer's side and the defenders, with both targets."""
+    """Cumulative tricks of the declarer's side and the defenders, with both targets; the trick
+    that decided the game is starred from that trick on."""
     ends = trick_ends(replay)
     if replay.contract is None or not ends:
         return None
     needed, defenders_needed = replay.result.needed, replay.result.defenders_needed
-    first_play = next(s.index for s in replay.steps if s.kind == "play")
     xs = list(range(len(ends) + 1))
-    steps = [first_play - 1, *ends]
+    steps = [0, *ends]
     declarer = [0] + [replay.steps[i].declarer_side_tricks for i in ends]
     defenders = [0] + [replay.steps[i].defender_tricks for i in ends]
     decided = next((n for n in xs[1:] if declarer[n] >= needed or defenders[n] >= defenders_needed), None)
-    data: list[dict[str, Any]] = [
-        {"type": "scatter", "mode": "lines+markers", "name": "Declarer's side", "x": xs, "y": declarer,
-         "customdata": steps, "line": {"color": DECLARER_COLOUR, "width": 3, "shape": "hv"},
-         "marker": {"symbol": "circle", "size": 7},
-         "hovertemplate": "after trick %{x}: declarer's side %{y}<extra></extra>"},
-        {"type": "scatter", "mode": "lines+markers", "name": "Defenders", "x": xs, "y": defenders,
-         "customdata": steps, "line": {"color": DEFENDER_COLOUR, "width": 3, "dash": "dot", "shape": "hv"},
-         "marker": {"symbol": "square", "size": 7},
-         "hovertemplate": "after trick %{x}: defenders %{y}<extra></extra>"},
-    ]
-    shapes = [
-        {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": needed, "y1": needed,
-         "line": {"color": DECLARER_COLOUR, "width": 1, "dash": "dash"}},
-        {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": defenders_needed, "y1": defenders_needed,
-         "line": {"color": DEFENDER_COLOUR, "width": 1, "dash": "dash"}},
-    ]
-    annotations = [
-        {"xref": "paper", "x": 0.01, "y": needed, "text": f"declarer needs {needed}", "showarrow": False,
-         "yshift": 9, "xanchor": "left", "font": {"color": DECLARER_COLOUR, "size": 11}},
-        {"xref": "paper", "x": 0.99, "y": defenders_needed, "text": f"defenders need {defenders_needed}",
-         "showarrow": False, "yshift": -9 if defenders_needed == needed else 9, "xanchor": "right",
-         "font": {"color": DEFENDER_COLOUR, "size": 11}},
-    ]
+    plot = Plot(x=(-0.3, TRICKS + 0.3), y=(0, TRICKS + 0.5), xlabel="trick", ylabel="tricks won")
+    plot.axes(ticks(0, TRICKS), ticks(0, TRICKS, 2))
+    plot.hline(needed, DECLARER_COLOUR, f"declarer needs {needed}")
+    plot.hline(defenders_needed, DEFENDER_COLOUR, f"defenders need {defenders_needed}", anchor="end",
+               dy=12 if defenders_needed == needed else -4)
+    plot.steps_line([(x, y, st) for x, y, st in zip(xs, declarer, steps)], DECLARER_COLOUR,
+                    titles=[f"after trick {x}: declarer's side {y}" for x, y in zip(xs, declarer)])
+    plot.steps_line([(x, y, st) for x, y, st in zip(xs, defenders, steps)], DEFENDER_COLOUR, dash="2 4",
+                    marker="square", titles=[f"after trick {x}: defenders {y}" for x, y in zip(xs, defenders)])
     if decided is not None:
         side = "declarer's side" if declarer[decided] >= needed else "defenders"
         y = declarer[decided] if side == "declarer's side" else defenders[decided]
-        data.append({"type": "scatter", "mode": "markers", "name": f"decided (trick {decided})",
-                     "x": [decided], "y": [y], "customdata": [steps[decided]],
-                     "marker": {"symbol": "star", "size": 16, "color": "#f59e0b",
-                                "line": {"width": 1, "color": "#92400e"}},
-                     "hovertemplate": f"trick {decided} decided the game for the {side}<extra></extra>"})
-        annotations.append({"x": decided, "y": y, "text": f"decided: trick {decided}", "showarrow": True,
-                            "arrowhead": 0, "ax": -50, "ay": -22, "font": {"size": 11}})
-    top = max(needed, defenders_needed, max(declarer), max(defenders)) + 1
-    layout = _layout("Tricks race", shapes=shapes, annotations=annotations,
-                     xaxis={"title": {"text": "trick"}, "dtick": 1, "range": [-0.3, max(xs) + 0.3], "fixedrange": True},
-                     yaxis={"title": {"text": "tricks won"}, "dtick": 2, "range": [0, top], "fixedrange": True})
+        plot.marker(decided, y, "#f59e0b", steps[decided], "star", f"trick {decided} decided the game for the {side}")
+        plot.text(decided, y, f"decided: trick {decided}", steps[decided], cls="c-note", anchor="end", dy=-10)
+    plot.key("Declarer's side", DECLARER_COLOUR)
+    plot.key("Defenders", DEFENDER_COLOUR, "2 4")
     return {"id": "race", "title": "Tricks race", "mark": "tricks", "decided": decided,
-            "figure": {"data": data, "layout": layout}}
+            "series": {"declarer": declarer, "defenders": defenders, "steps": steps,
+                       "targets": [needed, defenders_needed]},
+            "svg": plot.render("Tricks race")}
 
 
 def trick_map(replay: GameReplay) -> dict[str, Any] | None:
-    """The card each seat played to each trick; the winner's cell is filled."""
+    """The card each seat played to each trick (shown from its step); the winner's cell is
+    filled and starred once the trick is over."""
     plays = [s for s in replay.steps if s.kind == "play"]
     if not plays:
         return None
-    tricks: list[dict[int, Any]] = []
-    current: dict[int, Any] = {}
+    tricks: list[dict[Any, Any]] = []
+    current: dict[Any, Any] = {}
     for s in plays:
         current[int(s.seat)] = s
         if s.trick_winner is not None:
             current["winner"] = int(s.trick_winner)
+            current["end"] = s.index
             tricks.append(current)
             current = {}
     if current:
         tricks.append(current)
-    seats = list(reversed(SEATS))  # N at the top
-    z, text, custom, hover = [], [], [], []
-    for seat in seats:
-        row_z, row_t, row_c, row_h = [], [], [], []
-        for n, trick in enumerate(tricks, start=1):
+    rows = list(SEATS)  # N at the top
+    plot = Plot(x=(0.5, TRICKS + 0.5), y=(0, 4), xlabel="trick", left=26, height=190, top=6)
+    plot.axes(ticks(1, TRICKS), [])
+    for r, seat in enumerate(rows):
+        y = 3.5 - r
+        plot.label(0.5, y, seat.name, anchor="end", dx=-4)
+    winners = []
+    for n, trick in enumerate(tricks, start=1):
+        winners.append(None if "winner" not in trick else SEATS[trick["winner"]].name)
+        for r, seat in enumerate(rows):
             step = trick.get(int(seat))
-            won = trick.get("winner") == int(seat)
             if step is None:
-                row_z.append(None)
-                row_t.append("")
-                row_c.append(None)
-                row_h.append("")
                 continue
             card: Card = step.action
-            row_z.append(1 if won else 0)
-            row_t.append(card.symbol + (" ★" if won else ""))
-            row_c.append(step.index)
-            row_h.append(f"trick {n}: {seat.full_name} {card.symbol}" + (" (won)" if won else ""))
-        z.append(row_z)
-        text.append(row_t)
-        custom.append(row_c)
-        hover.append(row_h)
-    xs = list(range(1, len(tricks) + 1))
-    data = [{
-        "type": "heatmap", "x": xs, "y": [s.name for s in seats], "z": z, "text": text,
-        "customdata": custom, "hovertext": hover, "hoverinfo": "text",
-        "texttemplate": "%{text}", "textfont": {"size": 11},
-        "colorscale": [[0, "#e5e7eb"], [1, "#fbbf24"]], "zmin": 0, "zmax": 1, "showscale": False,
-        "xgap": 2, "ygap": 2,
-    }]
-    layout = _layout("Trick map (★ won the trick)", showlegend=False,
-                     xaxis={"title": {"text": "trick"}, "dtick": 1, "fixedrange": True},
-                     yaxis={"fixedrange": True}, height=230)
+            y0 = 3 - r
+            plot.bar(n - 0.46, y0 + 0.04, y0 + 0.96, step=step.index, cls="c-cell", x1=n + 0.46,
+                     title=f"trick {n}: {seat.full_name} {card.symbol}")
+            if trick.get("winner") == int(seat):
+                plot.bar(n - 0.46, y0 + 0.04, y0 + 0.96, step=trick["end"], cls="c-won", x1=n + 0.46,
+                         title=f"trick {n}: {seat.full_name} won with {card.symbol}")
+            red = " c-red" if card.suit in (1, 2) else ""
+            plot.text(n, y0 + 0.5, card.symbol, step.index, cls=f"c-card{red}")
     return {"id": "tricks", "title": "Trick map", "mark": "trick", "band": True,
-            "figure": {"data": data, "layout": layout}}
+            "series": {"winners": winners}, "svg": plot.render("Trick map (the winner's card is filled)")}
 
 
 def hand_strength(replay: GameReplay) -> dict[str, Any]:
     """Points (with the length bonus) and suit lengths of each seat's dealt hand."""
     hands = replay.log.hands.by_seat()
     labels = [s.name for s in SEATS]
-    data: list[dict[str, Any]] = [{
-        "type": "bar", "name": "points", "x": labels, "y": [hand_points(h) for h in hands],
-        "marker": {"color": [SEAT_COLOURS[s] for s in labels]}, "xaxis": "x", "yaxis": "y",
-        "hovertemplate": "%{x}: %{y} points<extra></extra>", "showlegend": False, "customdata": [0] * 4,
-    }]
-    suit_colours = ["#1f2937", "#b91c1c", "#ea580c", "#15803d"]  # spades, hearts, diamonds, clubs
-    for order, suit in enumerate((3, 2, 1, 0)):
-        lengths = [sum(1 for c in h if c // 13 == suit) for h in hands]
-        data.append({
-            "type": "bar", "name": f"{SUIT_SYMBOLS[suit]} {('clubs', 'diamonds', 'hearts', 'spades')[suit]}",
-            "x": labels, "y": lengths, "xaxis": "x2", "yaxis": "y2", "customdata": [0] * 4,
-            "text": [f"{SUIT_SYMBOLS[suit]}{n}" if n else "" for n in lengths], "textposition": "inside",
-            "marker": {"color": suit_colours[order]},
-            "hovertemplate": f"%{{x}}: %{{y}} {SUIT_SYMBOLS[suit]}<extra></extra>",
-        })
-    layout = _layout("Hand strength: points and suit lengths", barmode="stack",
-                     xaxis={"domain": [0, 0.42], "fixedrange": True},
-                     yaxis={"title": {"text": "points"}, "fixedrange": True},
-                     xaxis2={"domain": [0.55, 1], "anchor": "y2", "fixedrange": True},
-                     yaxis2={"anchor": "x2", "title": {"text": "cards"}, "range": [0, 13], "fixedrange": True})
-    return {"id": "hands", "title": "Hand strength", "mark": None, "clickable": False,
-            "figure": {"data": data, "layout": layout}}
+    points = [hand_points(h) for h in hands]
+    top = max(20, max(points) + 2)
+    # two panels side by side in one picture: points on 0..4, suit lengths on 5..9
+    plot = Plot(x=(-0.5, 9.5), y=(0, top), ylabel="points", top=22)
+    plot.axes([(n, s) for n, s in enumerate(labels)] + [(5 + n, s) for n, s in enumerate(labels)], ticks(0, top, 5))
+    for n, (seat, value) in enumerate(zip(labels, points)):
+        plot.bar(n, 0, value, SEAT_COLOURS[seat], 0, f"{seat}: {value} points")
+        plot.text(n, value, str(value), 0, dy=-3)
+    lengths: dict[str, list[int]] = {}
+    scale = top / TRICKS  # 13 cards fill the panel
+    for n, hand in enumerate(hands):
+        base = 0.0
+        for suit in (3, 2, 1, 0):  # spades at the bottom
+            count = sum(1 for c in hand if c // 13 == suit)
+            lengths.setdefault("SHDC"[3 - suit], []).append(count)
+            if count:
+                letter = "CDHS"[suit]
+                plot.bar(5 + n, base, base + count * scale, step=0, cls=f"suit-{letter}",
+                         title=f"{labels[n]}: {count} {SUIT_SYMBOLS[suit]}")
+                plot.text(5 + n, base + count * scale / 2, f"{SUIT_SYMBOLS[suit]}{count}", 0, cls="c-inbar")
+                base += count * scale
+    plot.label(1.5, top, "points", dy=-9)
+    plot.label(6.5, top, "suit lengths", dy=-9)
+    return {"id": "hands", "title": "Hand strength", "mark": None, "perspective": "all",
+            "series": {"points": points, "lengths": lengths},
+            "svg": plot.render("Hand strength: points and suit lengths")}
 
 
 def think_time(replay: GameReplay) -> dict[str, Any] | None:
@@ -192,25 +156,24 @@ def think_time(replay: GameReplay) -> dict[str, Any] | None:
             times.setdefault(id(event), previous)
             previous = event.t
     events = replay.log.events
-    data = []
+    bars = []
+    for s in moves:
+        before = times.get(id(events[s.event])) if s.event is not None else None
+        seconds = max(0, (s.t - (before or 0))) / 1000
+        bars.append((s, round(seconds, 2)))
+    last = len(replay.steps) - 1
+    top = max(1.0, max(sec for _, sec in bars) * 1.1)
+    every = max(1, round(last / 8))
+    plot = Plot(x=(0, last + 1), y=(0, top), xlabel="step", ylabel="seconds")
+    plot.axes(ticks(0, last, every), [(top * k / 4, f"{top * k / 4:.1f}") for k in range(5)])
+    for s, seconds in bars:
+        plot.bar(s.index, 0, seconds, SEAT_COLOURS[s.seat.name], s.index, f"step {s.index}: {s.text} ({seconds:.1f} s)",
+                 width=0.85)
     for seat in SEATS:
-        xs, ys, custom, hover = [], [], [], []
-        for s in moves:
-            if s.seat != seat:
-                continue
-            before = times.get(id(events[s.event])) if s.event is not None else None
-            seconds = max(0, (s.t - (before or 0))) / 1000
-            xs.append(s.index)
-            ys.append(round(seconds, 2))
-            custom.append(s.index)
-            hover.append(f"step {s.index}: {s.text} ({seconds:.1f} s)")
-        if xs:
-            data.append({"type": "bar", "name": seat.full_name, "x": xs, "y": ys, "customdata": custom,
-                         "hovertext": hover, "hoverinfo": "text", "marker": {"color": SEAT_COLOURS[seat.name]}})
-    layout = _layout("Think time per move", bargap=0.15,
-                     xaxis={"title": {"text": "step"}, "fixedrange": True},
-                     yaxis={"title": {"text": "seconds"}, "fixedrange": True, "rangemode": "tozero"})
-    return {"id": "time", "title": "Think time", "mark": "step", "figure": {"data": data, "layout": layout}}
+        plot.key(seat.full_name, SEAT_COLOURS[seat.name])
+    return {"id": "time", "title": "Think time", "mark": "step",
+            "series": {"steps": [s.index for s, _ in bars], "seconds": [sec for _, sec in bars]},
+            "svg": plot.render("Think time per move")}
 
 
 def build_charts(replay: GameReplay) -> list[dict[str, Any]]:

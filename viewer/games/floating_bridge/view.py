@@ -14,6 +14,7 @@ JSON that ``board.js`` reads from the page.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from replay.cards import SEATS, SUIT_SYMBOLS, Card
@@ -25,6 +26,7 @@ RED_SUITS = ("D", "H")
 
 
 def title(game) -> str:
+    """The game's result as a title (the page title does not use it: it would give the game away)."""
     r = game.replay
     if r.contract is None:
         what = "passed out" if r.end_reason == "passed_out" else "no contract"
@@ -35,6 +37,19 @@ def title(game) -> str:
 
 def perspectives(replay: GameReplay) -> list[tuple[str, str]]:
     return [("all", "all hands")] + [(s.name, f"{s.full_name}\u2019s view") for s in SEATS]
+
+
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])([SHDC])(10|[2-9TJQKA])(?![A-Za-z0-9])")
+
+
+def readable_message(message: str) -> str:
+    """Card codes in an engine message as suit symbols: ``East plays H2`` -> ``East plays ♥2``.
+
+    >>> readable_message("East plays HT, which it does not hold; 1S stays")
+    'East plays ♥10, which it does not hold; 1S stays'
+    """
+    return CARD_CODE.sub(lambda m: SUIT_SYMBOLS["CDHS".index(m.group(1))] + ("10" if m.group(2) in ("T", "10") else m.group(2)),
+                        message)
 
 
 def card_symbol(text: str) -> str:
@@ -129,6 +144,24 @@ def play_rows(replay: GameReplay, marks: dict[int, list[dict[str, Any]]]) -> lis
     return tricks
 
 
+def auction_end(replay: GameReplay) -> int | None:
+    """The step of the call that ended the auction with a contract (from it on, the contract and
+    the declarer are known)."""
+    if replay.contract is None:
+        return None
+    calls = [s.index for s in replay.steps if s.kind == "call"]
+    return calls[-1] if calls else None
+
+
+def high_bid(replay: GameReplay, index: int) -> tuple[str, str] | None:
+    """The highest bid made by step ``index`` and who made it (``None`` before any bid)."""
+    best = None
+    for step in replay.steps[: index + 1]:
+        if step.kind == "call" and not step.action.is_pass:
+            best = (step.action.symbol, step.seat.full_name)
+    return best
+
+
 def chapters(replay: GameReplay) -> dict[str, Any]:
     """The ↑/↓ keys move by trick: the steps that finish a trick, and the step before the first card."""
     ends = [s.index for s in replay.steps if s.trick_winner is not None]
@@ -142,7 +175,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
     current = replay.steps[index]
     reveal = bool(options.get("reveal"))
 
-    findings = [f.to_json() for f in replay.findings]
+    findings = [{**f.to_json(), "message": readable_message(f.message)} for f in replay.findings]
     marks: dict[int, list[dict[str, Any]]] = {}
     for f in findings:
         marks.setdefault(f["step"], []).append(f)
@@ -158,6 +191,10 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
             if s.kind == "play" and s.action == replay.partner_card:
                 partner_step = s.index
                 break
+    won_at = auction_end(replay)
+    in_auction = index < won_at if won_at is not None else index < len(replay.steps) - 1
+    called_at = next((s.index for s in replay.steps if s.kind == "partner"), None)
+    bid = high_bid(replay, index)
 
     seats = []
     for seat in SEATS:
@@ -166,7 +203,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
         visible = perspective in ("all", seat.name)
         seats.append({
             "seat": seat.name, "full": seat.full_name, "name": name,
-            "declarer": seat.name == declarer,
+            "declarer": seat.name == declarer and not in_auction,
             "partner": revealed and seat.name == partner_seat and partner_seat != declarer,
             "to_act": current.to_act is not None and current.to_act == seat,
             "visible": visible, "count": len(cards),
@@ -189,6 +226,9 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
         "defenders": current.defender_tricks if revealed else None,
         "rules": replay.rules.name, "end": replay.end_reason,
         "winner": r.winner, "over_under": r.over_under,
+        "auction": in_auction,
+        "high_bid": None if bid is None else f"{bid[0]} by {bid[1]}",
+        "partner_shown": called_at is not None and index >= called_at,
     }
 
     data = {
@@ -197,7 +237,7 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
             "seats": SEAT_NAMES,
             "names": {s: game.names.get(s) for s in SEAT_NAMES},
             "declarer": declarer, "partner_card": partner_card, "partner_seat": partner_seat,
-            "partner_step": partner_step,
+            "partner_step": partner_step, "auction_end": won_at, "partner_called": called_at,
             "contract": banner["contract"], "needed": needed, "defenders_needed": defenders_needed,
             "findings": findings, "rules": replay.rules.name, "end": replay.end_reason,
             "winner": r.winner, "checked": replay.checked,

@@ -2,7 +2,10 @@
    auction and play tables for each step the stepper (stepper.js) shows. Every name is written
    with textContent. The compact steps (viewer/games/floating_bridge/view.py): h hands (N E S W),
    tr the trick, tn trick number, tw tricks won, ds/df the sides' tricks, pr partner revealed,
-   ta to act, ph phase, w trick winner. */
+   ta to act, ph phase, w trick winner.
+   Nothing later than the step shows (unless viewer.whole()): the banner gives the high bid
+   during the auction, the contract and the declarer's badge from the call that won it, the
+   partner card from the step it is called. */
 (function () {
   "use strict";
   var viewer = window.GameViewer;
@@ -13,6 +16,7 @@
   var SYM = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   var RANKS = "23456789TJQKA";
+  var STRAIN = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660", N: "NT" };
   var reveal = !!viewer.data.initial.reveal;
 
   function $(id) { return document.getElementById(id); }
@@ -23,6 +27,22 @@
     e.appendChild(el("span", "sym", SYM[suit]));
     e.appendChild(document.createTextNode(rankText(c)));
     return e;
+  }
+
+  // the auction is over (the contract known) from this step on
+  function contractKnown(s) {
+    if (viewer.whole()) return true;
+    return G.auction_end !== null && G.auction_end !== undefined && s.i >= G.auction_end;
+  }
+  function callText(a) { return a.charAt(0) + (STRAIN[a.charAt(1)] || a.slice(1)); }
+  var SEAT_FULL = FULL;
+  function highBid(s) {
+    var best = null;
+    for (var n = 0; n <= s.i; n++) {
+      var st = viewer.steps[n];
+      if (st.k === "call" && st.a && st.a !== "pass") best = st;
+    }
+    return best ? callText(best.a) + " by " + SEAT_FULL[best.s] : "\u2014";
   }
 
   function revealed(s) {
@@ -60,7 +80,7 @@
     box.classList.toggle("to-act", s.ta === seat);
     var roles = box.querySelector(".roles");
     var frag = document.createDocumentFragment();
-    if (G.declarer === seat) frag.appendChild(el("span", "role decl", "Declarer"));
+    if (G.declarer === seat && contractKnown(s)) frag.appendChild(el("span", "role decl", "Declarer"));
     if (G.partner_seat === seat && G.partner_seat !== G.declarer && revealed(s)) {
       frag.appendChild(el("span", "role partner", "Partner"));
     }
@@ -69,18 +89,30 @@
     renderHand(seat, s);
   }
 
+  // every seat's card has its own spot: a card never moves while the trick is played
   function renderTrick(s) {
-    var frag = document.createDocumentFragment();
-    s.tr.forEach(function (pair, n) {
-      var slot = el("div", "played p-" + pair[0]);
-      var extra = (s.w && s.w === pair[0] ? "won" : "") + (n === 0 ? " lead" : "");
-      slot.appendChild(cardEl(pair[1], extra.trim()));
-      frag.appendChild(slot);
+    SEATS.forEach(function (seat) {
+      var slot = document.querySelector('#trick [data-slot="' + seat + '"]');
+      if (!slot) return;
+      var played = null, lead = false;
+      s.tr.forEach(function (pair, n) { if (pair[0] === seat) { played = pair[1]; lead = n === 0; } });
+      if (!played) { slot.replaceChildren(); return; }
+      var extra = (s.w && s.w === seat ? "won" : "") + (lead ? " lead" : "");
+      slot.replaceChildren(cardEl(played, extra.trim()));
     });
-    $("trick").replaceChildren(frag);
   }
 
+  function showEl(id, on) { var e = $(id); if (e) e.hidden = !on; }
+
   function renderBanner(s) {
+    var known = contractKnown(s);
+    var auction = !known && !(G.contract === null && s.i === last);
+    showEl("banner-bid", auction);
+    if (auction && $("banner-bid-text")) $("banner-bid-text").textContent = highBid(s);
+    showEl("banner-contract", !auction);
+    showEl("banner-needed", known);
+    showEl("banner-counts", known);
+    showEl("banner-partner", viewer.whole() || (G.partner_called !== null && G.partner_called !== undefined && s.i >= G.partner_called));
     var decl = $("count-decl"), def = $("count-def"), note = $("partner-note");
     if (decl && def) {
       var show = revealed(s);
@@ -122,7 +154,10 @@
     return undefined;
   }
   function chartHidden(chart, s) {
-    return chart.id === "race" && !!G.partner_seat && G.partner_seat !== G.declarer && !revealed(s);
+    if (chart.id === "race" && !!G.partner_seat && G.partner_seat !== G.declarer && !revealed(s)) {
+      return "The tricks race shows the sides, so it stays hidden until the partner card falls (or tick \u201creveal partner\u201d).";
+    }
+    return false;
   }
 
   viewer.register({

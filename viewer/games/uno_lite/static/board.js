@@ -47,6 +47,7 @@
     drawnCards.forEach(function (e) { e.hidden = !sees(e.getAttribute("data-drawn-by")); });
     $("uno-top").replaceChildren(cardEl(s.top));
     $("uno-pile-size").textContent = String(s.pile);
+    if ($("uno-turn")) $("uno-turn").textContent = String(s.turn || 0);
     var drawnBox = $("uno-drawn-box");
     if (s.k === "draw") {
       drawnBox.hidden = false;
