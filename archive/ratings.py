@@ -181,9 +181,11 @@ def _now() -> datetime:
 
 def _lock_watermark(conn: Connection) -> Any:
     """Take the watermark row for this transaction (an UPDATE first: on SQLite it takes the write
-    lock before anything is read, on PostgreSQL it locks the row) and return it."""
+    lock before anything is read, on PostgreSQL it locks the row) and return it. Without one
+    (a new archive, or one whose watermark was removed) the tables start again from empty."""
     if conn.execute(update(RatingWatermark).where(RatingWatermark.id == 1).values(updated_at=_now())).rowcount == 0:
         conn.execute(insert(RatingWatermark).values(id=1, last_game_id=0, games=0, id_sum=0, updated_at=_now()))
+        _reset(conn)
     return conn.execute(select(RatingWatermark.last_game_id, RatingWatermark.games, RatingWatermark.id_sum)
                         .where(RatingWatermark.id == 1)).one()
 
@@ -207,18 +209,24 @@ def refresh(engine: Engine, batch: int = BATCH) -> int:
     Recomputes everything first if the games up to the watermark changed (see the module)."""
     looked = 0
     checked = False
+    races = 0
     while True:
         try:
             with engine.begin() as conn:
                 mark = _lock_watermark(conn)
                 last, count, id_sum = int(mark.last_game_id), int(mark.games), int(mark.id_sum)
                 if not checked:
-                    checked = True
                     if _listed_upto(conn, last) != (count, id_sum):
                         _reset(conn)
                         last, count, id_sum = 0, 0, 0
                 done = _rate_batch(conn, last, count, id_sum, batch)
-        except IntegrityError:  # another process made the watermark row first: go on from it
+            checked = True
+        except IntegrityError:
+            # two refreshes made the first watermark row at once: the loser goes on from the
+            # winner's (anything else is a bug, not to be retried forever)
+            races += 1
+            if races > 3:
+                raise
             continue
         if done == 0:
             return looked
