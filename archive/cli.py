@@ -423,14 +423,13 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     from rich.table import Table
 
     if game is not None:
-        table = Table(title=f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce)")
-        for col in ("#", by, "rating", "mu", "sigma", "games", "wins", "win rate", "95% interval", "score"):
-            table.add_column(col, justify="left" if col == by else "right")
+        table = Table(title=f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce; --json for mu, sigma)")
+        for col in ("#", by, "rating", "games", "wins", "win rate (95%)", "score"):
+            table.add_column(col, justify="left" if col == by else "right", overflow="fold")
         for r in rows:
             low, high = r["win_rate_95"]
-            table.add_row(str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", f"{r['mu']:.2f}",
-                          f"{r['sigma']:.2f}", str(r["games"]), str(r["wins"]), f"{100 * r['win_rate']:.1f}%",
-                          f"{100 * low:.1f}-{100 * high:.1f}%", f"{r['score']:+.2f}")
+            table.add_row(str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
+                          f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}")
         _console().print(table)
         return
     table = Table(title=f"by {by}")
