@@ -228,9 +228,9 @@ def refresh(engine: Engine, batch: int = BATCH) -> int:
             if races > 3:
                 raise
             continue
-        if done == 0:
-            return looked
         looked += done
+        if done < batch:  # that was the last of them
+            return looked
 
 
 def _rate_batch(conn: Connection, last: int, count: int, id_sum: int, batch: int) -> int:

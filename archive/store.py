@@ -407,7 +407,8 @@ class Archive:
                 self._keep_receipt(conn, data, source, origin, segments)
         if self.auto_train:
             self._maybe_train()
-        self.refresh_ratings()
+        if any(r.status in (STORED, STORED_WITH_FINDINGS) for r in results):
+            self.refresh_ratings()
         return results
 
     def refresh_ratings(self) -> int:
