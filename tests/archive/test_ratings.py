@@ -232,3 +232,34 @@ def test_wilson_interval():
     assert low == 0.0 and 0.27 < high < 0.28
     low, high = wilson(239, 300)
     assert 0.74 < low < 0.75 and 0.83 < high < 0.84
+
+
+def test_concurrent_refreshes_rate_each_game_once(db_url):
+    """Two refreshes at once (two web workers) serialise on the watermark row: the tables come
+    out as one full recompute, with no game rated twice."""
+    import threading
+
+    logs = championship_logs(40, start=1200)
+    with Archive(db_url) as archive:
+        ingest(archive, logs)
+        with archive.engine.begin() as conn:
+            conn.execute(delete(RatingWatermark))  # the next refreshes start from empty
+        errors: list[BaseException] = []
+        start = threading.Barrier(2)
+
+        def run():
+            try:
+                start.wait()
+                ratings.refresh(archive.engine, batch=3)
+            except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert errors == []
+        ledger, history = in_memory(logs)
+        assert stored_table(archive) == memory_table(ledger)
+        assert stored_history(archive) == memory_history(history)
