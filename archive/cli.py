@@ -395,12 +395,26 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
 @db_option
 @json_option
 @click.option("--by", type=click.Choice(["player", "bot"]), default="player", show_default=True)
+@click.option("--game", "game", metavar="GAME", default=None,
+              help="One game's leaderboard (coup, uno-lite, floating-bridge...): rating, games, wins, "
+                   "win rate with its 95% interval and the zero-sum score, over public decided games.")
 @archive_errors
-def stats_command(db, as_json: bool, by: str) -> None:
-    """Per player or bot: games, games as declarer, contracts made, findings."""
+def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
+    """Per player or bot: games, games as declarer, contracts made, findings (with --game: the
+    game's leaderboard)."""
     archive = _open(db)
     try:
-        rows = archive.stats(by=by)
+        if game is not None:
+            from replay.games import names
+
+            from .ratings import leaderboard
+
+            if game not in names():
+                raise UserError(f"game must be one of {', '.join(names())}, not {game!r}")
+            archive.refresh_ratings()
+            rows = leaderboard(archive.engine, game, by)
+        else:
+            rows = archive.stats(by=by)
     finally:
         archive.close()
     if as_json:
@@ -408,6 +422,16 @@ def stats_command(db, as_json: bool, by: str) -> None:
         return
     from rich.table import Table
 
+    if game is not None:
+        table = Table(title=f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce; --json for mu, sigma)")
+        for col in ("#", by, "rating", "games", "wins", "win rate (95%)", "score"):
+            table.add_column(col, justify="left" if col == by else "right", overflow="fold")
+        for r in rows:
+            low, high = r["win_rate_95"]
+            table.add_row(str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
+                          f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}")
+        _console().print(table)
+        return
     table = Table(title=f"by {by}")
     for col in (by, "games", "declarer", "made", "findings"):
         table.add_column(col, justify="left" if col == by else "right")

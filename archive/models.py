@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -186,3 +187,54 @@ class Quarantined(Base):
     resolved: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
 
     __table_args__ = (Index("ix_quarantine_open", "resolved", "id"),)
+
+
+class Rating(Base):
+    """A bot's or a player's current rating within one game (``archive/ratings.py``).
+
+    ``kind`` is ``bot`` (keyed by the bot as stored, name and version) or ``player`` (keyed by
+    the player's name, people and bots alike). Kept up to date by ``Archive.refresh_ratings``.
+    """
+
+    __tablename__ = "ratings"
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)  # mu - 3 sigma: what the leaderboard sorts by
+    games: Mapped[int] = mapped_column(Integer)  # decided games played (nobody-won games left out)
+    wins: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[int] = mapped_column(Integer)  # games that moved the rating (see ratings.py)
+    score: Mapped[float] = mapped_column(Float)  # the zero-sum championship score
+    last_game_id: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_ratings_rank", "game", "kind", "ordinal"),)
+
+
+class RatingHistory(Base):
+    """A rating after one rated game: one row per bot (or player) per rated game."""
+
+    __tablename__ = "rating_history"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_rating_history_name", "kind", "name", "game", "game_id"),)
+
+
+class RatingWatermark(Base):
+    """How far the ratings got: one row (id 1). ``last_game_id`` is the last game row looked at;
+    ``games`` and ``id_sum`` are the count and id sum of the listed games up to it, so that a
+    game committed late with a lower id, one published or deleted since, shows as a change."""
+
+    __tablename__ = "rating_watermark"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    last_game_id: Mapped[int] = mapped_column(BigInteger)
+    games: Mapped[int] = mapped_column(BigInteger)
+    id_sum: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)

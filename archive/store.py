@@ -407,7 +407,15 @@ class Archive:
                 self._keep_receipt(conn, data, source, origin, segments)
         if self.auto_train:
             self._maybe_train()
+        if any(r.status in (STORED, STORED_WITH_FINDINGS) for r in results):
+            self.refresh_ratings()
         return results
+
+    def refresh_ratings(self) -> int:
+        """Rate the games stored since the last refresh (``archive/ratings.py``); returns how many."""
+        from .ratings import refresh
+
+        return refresh(self.engine)
 
     def _ingest_one(self, entry: LogEntry, raw: bytes, source: str, origin: str, listed: bool,
                     receipt: bool = False) -> tuple[IngestResult, int]:
@@ -901,6 +909,7 @@ class Archive:
                 with self.engine.begin() as conn:
                     conn.execute(update(Quarantined).where(Quarantined.id == row.id)
                                  .values(resolved=True, resolved_at=_now()))
+                self.refresh_ratings()
 
     # -- export -------------------------------------------------------------------------------
     def iter_games(self, batch: int = 500) -> Iterator[tuple[str, bytes]]:

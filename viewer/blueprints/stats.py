@@ -2,7 +2,9 @@
 findings per 100 games and think time, with plotly charts; ``/stats.json`` too.
 
 ``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one; ``game`` (a registered
-game's name) to one game's games. Think time is the time from the previous logged event to a
+game's name) to one game's games, ranked by their rating in that game (``archive/ratings.py``:
+Plackett-Luce rating, wins, win rate with its 95% Wilson interval, the zero-sum championship
+score). With ``name``, the rating after each rated game is charted too, one line per game. Think time is the time from the previous logged event to a
 seat's own move (a call, a card, a draw...), over that name's latest :data:`THINK_SAMPLE`
 games (logs without times add nothing).
 """
@@ -17,6 +19,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from replay.log import read_logs
+
+from archive import ratings
 
 from ..app import PageError
 from ..games import game_titles
@@ -112,6 +116,52 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
     return out
 
 
+#: what a leaderboard row adds to a stats row (``/stats.json`` keys)
+RATING_FIELDS = ("rank", "rating", "mu", "sigma", "rated_games", "wins", "win_rate", "win_rate_95", "score")
+
+
+def add_ratings(rows: list[dict[str, Any]], by: str, game: str) -> list[dict[str, Any]]:
+    """The game's leaderboard fields on each row (None for a name with no decided game), rows in
+    rank order (unrated ones last, as they were). ``decided_games`` are the games the rating,
+    wins and score are over: the public games somebody won."""
+    archive = uploads().archive
+    archive.refresh_ratings()
+    board = {r["name"]: r for r in ratings.leaderboard(archive.engine, game, by, [r["name"] for r in rows])}
+    for row in rows:
+        found = board.get(row["name"])
+        for key in RATING_FIELDS:
+            row[key] = None if found is None else found[key]
+        row["decided_games"] = 0 if found is None else found["games"]
+    return sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0))
+
+
+def rating_history(by: str, name: str, game: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Per game, the rating of ``name`` after each of its rated games (``n`` counts them)."""
+    archive = uploads().archive
+    archive.refresh_ratings()
+    out = {}
+    for g, points in ratings.history(archive.engine, by, name, game).items():
+        out[g] = [{"n": n, "rating": round(p["rating"], 4), "mu": round(p["mu"], 4), "sigma": round(p["sigma"], 4)}
+                  for n, p in enumerate(points, start=1)]
+    return out
+
+
+def history_chart(history: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> dict[str, Any]:
+    return {
+        "id": "rating_history",
+        "data": [{"type": "scatter", "mode": "lines", "name": titles.get(g, g),
+                  "x": [p["n"] for p in points], "y": [p["rating"] for p in points],
+                  "customdata": [[p["mu"], p["sigma"]] for p in points],
+                  "hovertemplate": "game %{x}: rating %{y:.2f} (mu %{customdata[0]:.2f}, sigma "
+                                   "%{customdata[1]:.2f})<extra>" + titles.get(g, g) + "</extra>"}
+                 for g, points in history.items()],
+        "layout": {"title": {"text": "Rating after each rated game (mu - 3 sigma)", "font": {"size": 14}},
+                   "height": 300, "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
+                   "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
+                   "xaxis": {"title": {"text": "rated games"}}, "showlegend": len(history) > 1},
+    }
+
+
 def _bar(rows: list[dict[str, Any]], key: str, title: str, scale: float = 1.0, suffix: str = "") -> dict[str, Any]:
     shown = [r for r in rows[:CHART_NAMES] if r.get(key) is not None]
     return {
@@ -139,8 +189,14 @@ def think_bins(seconds: list[float], bins: int = 30) -> tuple[list[float], list[
     return [round(low + width * (n + 0.5), 2) for n in range(bins)], counts
 
 
-def stats_charts(rows: list[dict[str, Any]], name: str | None) -> list[dict[str, Any]]:
-    charts = [
+def stats_charts(rows: list[dict[str, Any]], name: str | None,
+                 history: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    charts = []
+    if history:
+        charts.append(history_chart(history, game_titles()))
+    if rows and rows[0].get("rating") is not None:
+        charts.append(_bar(rows, "rating", "Rating (mu - 3 sigma)"))
+    charts += [
         _bar(rows, "games", "Games"),
         _bar(rows, "declarer_success_rate", "Declarer success rate (%)", 100, "%"),
         _bar(rows, "findings_per_100_games", "Findings per 100 games"),
@@ -189,16 +245,20 @@ def stats_json(args) -> dict[str, Any]:
         by, rows = "player", stats_rows("player", None, game)
     if name and not rows:
         raise PageError(f"no public games with the {by} {name!r}", 404, "Not found")
+    if game is not None:
+        rows = add_ratings(rows, by, game)
     out: dict[str, Any] = {"by": by, "name": name, "rows": rows}
     if game is not None:
         out["game"] = game
+    if name:
+        out["rating_history"] = rating_history(by, rows[0]["name"], game)
     return out
 
 
 @bp.get("/stats")
 def stats_page() -> Response:
     data = stats_json(request.args)
-    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"]),
+    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"], data.get("rating_history")),
                            games=game_titles())
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
