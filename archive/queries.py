@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Engine, and_, exists, func, or_, select
 from .blobs import BlobStore
 from .ids import PublicIds
 from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag
-from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, GameSummary, Page, _as_datetime, _aware, \
+from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, \
     _like_pattern, _utc_naive, bot_base
 from .summaries import ALL, NO_START, Summaries
 
@@ -475,7 +475,7 @@ def _make_cursor(sort: str, value: Any, last_id: int) -> str:
 
 def _read_cursor(cursor: str, sort: str) -> tuple[Any, int]:
     """``(sort value, game row id)`` of the last game of the page before; ArchiveError if bad."""
-    bad = ArchiveError(f"cursor {cursor[:40]!r} is not one this archive gave for sort {sort!r}")
+    bad = CursorError(f"cursor {cursor[:40]!r} is not one this archive gave for sort {sort!r}")
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         kind, value, last_id = json.loads(text)

@@ -35,6 +35,10 @@ class ArchiveError(ReplayError):
     """Something about the archive itself: it cannot be opened, a bad filter, a bad id."""
 
 
+class CursorError(ArchiveError):
+    """A listing cursor this archive did not give (for that sort): it names no page."""
+
+
 # --- values handed out -----------------------------------------------------------------------
 
 @dataclass(slots=True)

@@ -35,7 +35,7 @@ from .ingest import Ingester, canonical_sha256  # noqa: F401
 from .models import Setting
 from .queries import FILTERS, SORTS, Queries, bot_base  # noqa: F401
 from .records import (DEFAULT_URL, DUPLICATE, MAX_DECOMPRESSED, MAX_INPUT_BYTES, QUARANTINED, REJECTED,  # noqa: F401
-                      SEAT_LETTERS, STORED, STORED_WITH_FINDINGS, ArchivedGame, ArchiveError, GameSummary,
+                      SEAT_LETTERS, STORED, STORED_WITH_FINDINGS, ArchivedGame, ArchiveError, CursorError, GameSummary,
                       IngestResult, Page, QuarantinedInput, _db_message, raw_extension, replay_code)
 from .summaries import Summaries
 
