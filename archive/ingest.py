@@ -27,11 +27,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
-from sqlalchemy import Connection, Engine, insert, select, text, update
+from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 
 from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, is_log_name, read_logs
 
@@ -148,6 +150,34 @@ class Ingester:
         Files are found as the walk goes (nothing is listed or stat-ed ahead), and at most one
         batch of inputs is held in memory.
         """
+        # One batch is committed by a writer thread while the next is read and judged: the
+        # database's own work (and SQLite's and psycopg's C code) runs beside the judging.
+        # (An in-memory SQLite database has one connection, which two threads cannot share.)
+        pipelined = not isinstance(self.engine.pool, StaticPool)
+        writer = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer") if pipelined else None
+        in_flight: tuple[Any, list[tuple[str, _Input]]] | None = None
+        try:
+            for batch in self._batches(paths, stdin):
+                self._prepare([i for _, i in batch])
+                if writer is None:
+                    self._commit([i for _, i in batch])
+                    yield from ((p, i.results) for p, i in batch)
+                    continue
+                if in_flight is not None:
+                    in_flight[0].result()
+                    yield from ((p, i.results) for p, i in in_flight[1])
+                in_flight = (writer.submit(self._commit, [i for _, i in batch]), batch)
+            if in_flight is not None:
+                in_flight[0].result()
+                yield from ((p, i.results) for p, i in in_flight[1])
+                in_flight = None
+        finally:
+            if writer is not None:
+                if in_flight is not None:  # stopped half-way (an error, Ctrl-C): let the batch finish
+                    in_flight[0].exception()
+                writer.shutdown(wait=True)
+
+    def _batches(self, paths: Iterable[str], stdin: BinaryIO | None) -> Iterator[list[tuple[str, _Input]]]:
         batch: list[tuple[str, _Input]] = []
         games = size = 0
         for path in walk_paths(paths):
@@ -156,12 +186,10 @@ class Ingester:
             games += max(1, len(item.games))
             size += len(item.data)
             if games >= BATCH_GAMES or size >= BATCH_BYTES:
-                self._store([i for _, i in batch])
-                yield from ((p, i.results) for p, i in batch)
+                yield batch
                 batch, games, size = [], 0, 0
         if batch:
-            self._store([i for _, i in batch])
-            yield from ((p, i.results) for p, i in batch)
+            yield batch
 
     def store_entries(self, raw: bytes, entries: list[LogEntry], source: str, origin: str, listed: bool
                       ) -> list[IngestResult]:
@@ -247,9 +275,12 @@ class Ingester:
 
     # -- storing ------------------------------------------------------------------------------
     def _store(self, items: Sequence[_Input], receipts: bool = True) -> None:
+        self._prepare(items)
+        self._commit(items, receipts)
+
+    def _prepare(self, items: Sequence[_Input]) -> None:
+        """Everything before the transaction: hashes, and judging the games not stored yet."""
         games = [g for item in items if item.rejected is None for g in item.games]
-        if not games:
-            return
         for game in games:
             game.sha = _sha(game.raw)
             if game.entry is None or game.entry.log is None:
@@ -267,6 +298,12 @@ class Ingester:
         for game in wanted:
             if game.canonical not in known:
                 self._judge(game)
+
+    def _commit(self, items: Sequence[_Input], receipts: bool = True) -> None:
+        """The batch's one transaction (see the module docstring)."""
+        games = [g for item in items if item.rejected is None for g in item.games]
+        if not games:
+            return
         with self.engine.execution_options(write=True).begin() as conn:
             self._lock(conn, items, games)
             try:
@@ -398,8 +435,7 @@ class Ingester:
                                                            Quarantined.resolved == False)  # noqa: E712
                                  .values(resolved=True, resolved_at=_now()))
             for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts), (GameTag, tags)):
-                if values:
-                    conn.execute(insert(table.__table__), values)
+                insert_many(conn, table.__table__, values)
             self.summaries.add(conn, deltas)
         # duplicates: the game is there; these bytes were kept only if they are new
         for game in games:
@@ -484,6 +520,31 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     counts = game_counts(row, player_rows, [f["seat"] for f in finding_rows], tags)
     return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "tags": tags,
             "counts": counts}
+
+
+def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) -> None:
+    """``INSERT`` many rows of plain values with one driver-level executemany.
+
+    SQLAlchemy's per-row parameter processing is most of the cost of inserting the dozens of
+    index rows each game has; the values here need none but SQLite's datetimes as text.
+    """
+    if not rows:
+        return
+    dialect = conn.dialect
+    columns = list(rows[0])
+    mark = "?" if dialect.paramstyle == "qmark" else "%s"
+    sql = (f"INSERT INTO {table.name} ({', '.join(columns)}) "
+           f"VALUES ({', '.join([mark] * len(columns))})")
+    times = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
+    values = [tuple(row.values()) for row in rows]  # every row has its columns in one order
+    if times and dialect.name == "sqlite":  # SQLAlchemy's text form of a datetime there
+        for i, row in enumerate(values):
+            row = list(row)
+            for j in times:
+                if row[j] is not None:
+                    row[j] = row[j].isoformat(" ", "microseconds")
+            values[i] = tuple(row)
+    conn.exec_driver_sql(sql, values)
 
 
 def _rejected(source: str, error: str) -> _Input:

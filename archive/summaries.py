@@ -102,7 +102,9 @@ class Summaries:
     # -- writing ------------------------------------------------------------------------------
     def add(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         if rows:
-            conn.execute(insert(CounterDelta.__table__), _merged(rows))
+            from .ingest import insert_many
+
+            insert_many(conn, CounterDelta.__table__, _merged(rows))
 
     def game_share(self, conn: Connection, game_id: int) -> tuple[bool, dict[tuple[str, str], list[Any]]] | None:
         """``(listed, counts)`` of a stored game, from its rows (for deleting or publishing it)."""
