@@ -49,6 +49,8 @@ from .summaries import Summaries, delta_rows, game_counts, game_tags, started_ke
 BATCH_GAMES = 64
 #: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
 BATCH_BYTES = 8 * 1024 * 1024
+#: Batches between two folds of the counter deltas (readers add the unfolded ones).
+FOLD_EVERY = 4
 #: Folders with more entries than this are walked in the order the file system gives (not
 #: sorted), so that a walk never holds a huge folder's names in memory.
 SORTED_FOLDER = 10_000
@@ -112,6 +114,7 @@ class Ingester:
         self.max_decompressed = max_decompressed
         self.auto_train = auto_train
         self.postgres = engine.dialect.name == "postgresql"
+        self._unfolded = 0
 
     # -- entry points -------------------------------------------------------------------------
     def ingest_bytes(self, data: bytes, source: str, *, origin: str = "file", listed: bool = True
@@ -121,12 +124,14 @@ class Ingester:
             raise ArchiveError(f"origin must be 'file' or 'upload', not {origin!r}")
         item = self._plan(data, source, origin, listed)
         self._store([item])
+        self.fold()
         return item.results
 
     def ingest_file(self, path: str, *, stdin: BinaryIO | None = None) -> list[IngestResult]:
         """One file (or ``-``): read with the size limit, then ``ingest_bytes``."""
         item = self._read(path, stdin)
         self._store([item])
+        self.fold()
         return item.results
 
     def ingest_paths(self, paths: Iterable[str], progress: Callable[[int, int, list[IngestResult]], None] | None = None,
@@ -171,6 +176,7 @@ class Ingester:
                 in_flight[0].result()
                 yield from ((p, i.results) for p, i in in_flight[1])
                 in_flight = None
+            self.fold()
         finally:
             if writer is not None:
                 if in_flight is not None:  # stopped half-way (an error, Ctrl-C): let the batch finish
@@ -206,6 +212,7 @@ class Ingester:
                 part = lines[int(entry.source.rsplit(":", 1)[1]) - 1]
             item.games.append(_Game(part, entry.source, origin, listed, entry=entry))
         self._store([item], receipts=False)
+        self.fold()
         return item.results
 
     # -- reading (no database) ----------------------------------------------------------------
@@ -328,9 +335,16 @@ class Ingester:
                             self._write(conn, [game])
                 if receipts:
                     self._receipts(conn, items)
-        self.summaries.fold()
+        self._unfolded += 1
+        if self._unfolded >= FOLD_EVERY:
+            self.fold()
         if self.auto_train:
             self.blobs.maybe_train()
+
+    def fold(self) -> None:
+        """Fold the counter deltas this archive has written (readers add unfolded ones anyway)."""
+        self._unfolded = 0
+        self.summaries.fold()
 
     def _lock(self, conn: Connection, items: Sequence[_Input], games: Sequence[_Game]) -> None:
         """PostgreSQL: lock every key this batch may insert, in one global order (no deadlock)."""

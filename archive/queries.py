@@ -55,7 +55,9 @@ class Queries:
     """Read-only questions to one archive database."""
 
     def __init__(self, engine: Engine, ids: PublicIds, blobs: BlobStore, summaries: Summaries):
-        self.engine = engine
+        # PostgreSQL: each read is its own statement (no BEGIN and ROLLBACK round trips)
+        self.engine = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                       if engine.dialect.name == "postgresql" else engine)
         self.ids = ids
         self.blobs = blobs
         self.summaries = summaries
@@ -159,12 +161,12 @@ class Queries:
                                        or_(walk.c.started_key > value, walk.c.game_id > last_id)))
         order = ((walk.c.started_key.desc(), walk.c.game_id.desc()) if descending
                  else (walk.c.started_key.asc(), walk.c.game_id.asc()))
-        ids = conn.execute(select(walk.c.game_id).where(*page_where).order_by(*order)
-                           .limit(limit + 1).offset(offset)).scalars().all()
-        rows = []
-        if ids:
-            found = {r.id: r for r in conn.execute(select(*self._game_columns()).where(Game.id.in_(ids)))}
-            rows = [found[i] for i in ids if i in found]
+        page = (select(walk.c.game_id, walk.c.started_key).where(*page_where).order_by(*order)
+                .limit(limit + 1).offset(offset).subquery())
+        outer = ((page.c.started_key.desc(), page.c.game_id.desc()) if descending
+                 else (page.c.started_key.asc(), page.c.game_id.asc()))
+        rows = conn.execute(select(*self._game_columns()).join(page, page.c.game_id == Game.id)
+                            .order_by(*outer)).all()
         # the total: from the counters when one tag says it all, else counted (up to the cap)
         simple = (len(plan.tags) == 1 and not plan.facts and plan.started_from is None and plan.started_to is None)
         if simple and plan.listed is not False:

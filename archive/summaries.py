@@ -98,6 +98,8 @@ class Summaries:
 
     def __init__(self, engine: Engine):
         self.engine = engine
+        self.reader = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                       if engine.dialect.name == "postgresql" else engine)
 
     # -- writing ------------------------------------------------------------------------------
     def add(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
@@ -161,7 +163,7 @@ class Summaries:
         """Counters of one kind, most games first (ties by key), pending deltas included."""
         prefix = "listed_" if listed_only else ""
         names = [f"{prefix}{c}" for c in COUNTS]
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             pending: dict[str, dict[str, Any]] = {}
             query = select(CounterDelta.key, CounterDelta.key_lc,
                            *[getattr(CounterDelta, n) for n in names]).where(CounterDelta.kind == kind)
