@@ -195,3 +195,47 @@ def test_a_batch_with_the_same_game_twice_stores_it_once(archive, tmp_path):
     assert results[1].public_id == results[0].public_id == results[2].public_id
     assert archive.count() == 2
     assert {s: d for s, d in archive.iter_inputs()} == {str(p): p.read_bytes() for p in folder.iterdir()}
+
+
+def test_a_folder_walk_streams_files_found_after_the_first_batch_are_taken(archive, tmp_path):
+    """Nothing is listed ahead: a folder is read when the walk reaches it."""
+    first, later = tmp_path / "logs" / "a", tmp_path / "logs" / "b"
+    first.mkdir(parents=True)
+    later.mkdir()
+    base = json.loads(_logged_game(900, PLAYERS[0]))
+    for i in range(130):
+        (first / f"g{i:03d}.json").write_text(json.dumps({**base, "game_id": f"walk-{i}"}), encoding="utf-8")
+    seen = []
+    for path, results in archive.iter_ingest([str(tmp_path / "logs")]):
+        if not seen:  # the first batch is committed; the walk has not reached b/ yet
+            (later / "late.json").write_text(json.dumps({**base, "game_id": "walk-late"}), encoding="utf-8")
+        seen.append(path)
+        assert [r.status for r in results] == ["stored"]
+    assert len(seen) == 131 and seen[-1] == str(later / "late.json")
+    assert archive.count() == 131
+
+
+def test_the_games_page_and_api_page_by_cursor(tmp_path):
+    from viewer.app import create_app, get_archive
+
+    app = create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'a.db'}"})
+    with app.app_context():
+        archive = get_archive()
+        for i in range(9):
+            archive.ingest_bytes(_logged_game(910 + i, PLAYERS[i % 3], started=f"2026-05-0{i + 1}T00:00:00Z"),
+                                 f"w{i}.json")
+    client = app.test_client()
+    whole = [g["id"] for g in client.get("/games.json?per_page=100&bot=greedy").get_json()["games"]]
+    walked, link, pages = [], "/games.json?per_page=2&bot=greedy", 0
+    while link:
+        page = client.get(link if link.startswith("/") else "/games.json" + link).get_json()
+        walked += [g["id"] for g in page["games"]]
+        pages += 1
+        assert page["next"] is None or "after=" in page["next"]
+        link = page["next"]
+    assert walked == whole and len(whole) == 6 and pages == 3
+    api = client.get("/api/games?per_page=4").get_json()
+    again = client.get(f"/api/games?per_page=4&after={api['next_cursor']}").get_json()
+    assert len(api["games"]) == 4 and len(again["games"]) == 4 and not set(g["id"] for g in api["games"]) & \
+        set(g["id"] for g in again["games"])
+    assert client.get("/api/games?after=bm90LWEtY3Vyc29y").status_code == 404
