@@ -68,6 +68,9 @@ def make_logs(folder: Path, count: int) -> list[Path]:
             log = play_game(seed, bot="random" if seed % 4 == 0 else "greedy",
                             rules="all-tricks" if seed % 3 == 0 else "bridgebot", interrupt_rate=0.05)
         bases.append(log.to_json_dict())
+    done = folder / f".complete-{count}"
+    if done.exists():  # written by an earlier run with the same --games (and --work)
+        return sorted(p for p in folder.iterdir() if p.is_dir())
     names = max(200, count // 50)  # each name in about 200 seats
     start = datetime(2025, 1, 1, tzinfo=timezone.utc)
     folders: list[Path] = []
@@ -83,6 +86,7 @@ def make_logs(folder: Path, count: int) -> list[Path]:
         data["started_at"] = (start + timedelta(minutes=5 * i + i % 7)).isoformat().replace("+00:00", "Z")
         path = folders[-1] / f"game-{i:07d}.json"
         path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    done.touch()
     return folders
 
 
