@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, is_log_name, read_logs

@@ -17,9 +17,9 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any, Iterable, Mapping, Sequence
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, union_all
+from sqlalchemy import Connection, Engine, delete, func, select, text, union_all
 
-from .models import Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
+from .models import Counter, CounterDelta, Game, GameFinding, GamePlayer, GameTag
 
 #: ``started_key`` of a game without a start time: listed as the oldest.
 NO_START = datetime(1, 1, 1)
