@@ -491,7 +491,10 @@ def _fast_call(value: Any) -> Call | None:
 
 
 def _model(cls: type, fields: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None) -> Any:
-    """A model instance exactly as validation leaves it (``fields`` in declaration order)."""
+    """A model instance exactly as validation leaves it (``fields`` in declaration order; like
+    validation, the fields set include the extras)."""
+    if extra:
+        fields_set |= extra.keys()
     model = _new(cls)
     _set(model, "__dict__", fields)
     _set(model, "__pydantic_fields_set__", fields_set)
@@ -595,9 +598,6 @@ def _make_chat(event: dict[str, Any], kind: str) -> Any:
     fields = {"type": kind, "seat": seat, "text": text, "t": event.get("t")}
     if "seat" in event:
         return _event_model(ChatEvent, event, fields, 3)
-    model = _event_model(ChatEvent, event, fields, 2) if len(event) == 2 + ("t" in event) else None
-    if model is not None:
-        return model
     extra = {k: v for k, v in event.items() if k not in fields}
     t = fields["t"]
     if (t is not None and (type(t) is not int or t < 0)) or not all(type(k) is str for k in extra):
