@@ -25,13 +25,19 @@ API (all in ``archive.store`` unless said):
 - ``Archive(url=None, salt=None)``. ``salt`` for the public ids: argument, else
   ``GAME_REPLAY_SALT``, else one generated on first open and kept in the ``settings`` table,
   so ids stay stable for the life of a deployment.
+The facade composes parts, one per job (``archive/store.py``): ``archive.blobs`` (raw bytes,
+dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.queries``,
+``archive.admin`` (quarantine, retries, exports, codes, deleting and publishing) and
+``archive.summaries`` (tags and counters).
+
 - ``Archive.ingest_bytes(data, source, *, origin="file", listed=True) -> list[IngestResult]``:
   every game in one input (JSON, JSON lines, zstd of either, legacy BridgeBot text; read by
   ``replay.log.read_logs``). ``IngestResult`` has ``source`` (``path`` or ``path:line``),
   ``status`` (``"stored"``, ``"stored_with_findings"``, ``"duplicate"``, ``"quarantined"``,
   ``"rejected"``), ``public_id`` (of the stored game, or of the game a duplicate repeats),
   ``findings`` (count), ``error`` (why it was quarantined or rejected), ``new`` (False when a
-  re-run found the same input already there). Each game is its own transaction.
+  re-run found the same input already there). An input is one transaction; ``ingest_paths``
+  commits batches of 64 games, each game in the batch kept apart should the database refuse it.
 - ``Archive.ingest_paths(paths, progress=None) -> list[IngestResult]``: files, folders
   (recursive) and ``-`` for standard input. ``progress(done_files, total_files, results)`` is
   called after each file. Inputs over ``max_input_bytes`` (default 16 MiB) are rejected
@@ -55,12 +61,20 @@ API (all in ``archive.store`` unless said):
   (``"greedy-1"``) or by name without version (``"greedy"`` matches ``"greedy-1"``).
   ``result`` is ``"declarer"``/``"defenders"``; ``declarer`` a seat letter; ``started_*``
   datetimes (inclusive from, exclusive to). ``sort`` is one of ``started_at``,
-  ``ingested_at``, ``findings`` with an optional ``-`` for descending.
+  ``ingested_at``, ``findings`` with an optional ``-`` for descending. ``Page.next_cursor``
+  passed back as ``cursor=`` gives the next page without counting through the ones before
+  (keyset paging; ``CursorError``, an ``ArchiveError``, for a cursor this archive did not give).
+  Sorted by start time, every filter but a wildcard player and a numeric fact range reads one
+  range of the ``game_tags`` index (``archive/queries.py``); games without a start time come
+  last, newest first, on every backend.
 - ``Archive.recent(limit=20) -> list[GameSummary]``: the latest listed games (for a home
   page): ``list(listed=True, sort="-ingested_at")``.
 - ``Archive.stats(by="player"|"bot") -> list[dict]``: per name ``games``, ``declarer``
   (games as declarer), ``made`` (contracts made as declarer), ``findings`` (findings tied to
-  that player's seat).
+  that player's seat); read from the ``counters`` ingest keeps up to date, never recomputed.
+- ``Archive.iter_ingest(paths) -> Iterator[(path, results)]``: what ``ingest_paths`` does,
+  streaming: folders are walked as they are read and results are handed out batch by batch
+  (``game-replay ingest`` uses it; memory does not grow with the number of files).
 - ``Archive.count() -> int`` games stored. ``Archive.quarantine(limit=50, offset=0) -> Page``
   of ``QuarantinedInput`` (``id``, ``source``, ``origin``, ``error``, ``received_at``,
   ``size``, ``raw``). ``Archive.retry_quarantine() -> list[IngestResult]`` reads every

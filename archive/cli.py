@@ -89,7 +89,7 @@ def _time_option(ctx, param, value):
     """Check --from/--to here, so that the message names the option typed."""
     if value is None:
         return None
-    from .store import ArchiveError, _as_datetime
+    from .records import ArchiveError, _as_datetime
 
     try:
         _as_datetime(value, param.opts[0])
@@ -168,97 +168,131 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
     """
     if not paths and not watch_dir:
         raise UserError("nothing to ingest: give files, folders or - (standard input), or --watch DIR")
-    from .store import expand_paths
-
-    files = expand_paths(paths) if paths else []
+    for path in paths:  # only the named paths are checked first; folders are walked as they are read
+        if path != "-" and not os.path.isfile(path) and not os.path.isdir(path):
+            raise UserError(f"{path}: {'not a file or folder' if os.path.exists(path) else 'no such file or folder'}")
     archive = _open(db)
-    results = []
+    counts = summarize(())
     err = _console(stderr=True)
+    out = _console()
+    first = True
+    if as_json:
+        sys.stdout.write('{"results": [')
+
+    def report(found) -> None:  # each result as soon as its batch is committed; none is kept
+        nonlocal first
+        for r in found:
+            counts[r.status] = counts.get(r.status, 0) + 1
+            if as_json:
+                sys.stdout.write(("" if first else ", ") + json.dumps(r.to_json(), ensure_ascii=False))
+                first = False
+            elif verbose:
+                click.echo(f"{plain(r.source)}: {r.status}" + (f" {r.public_id}" if r.public_id else "")
+                           + (f": {plain(r.error)}" if r.error else ""))
+            elif not quiet and r.status in ("quarantined", "rejected") and r.new:
+                out.print(f"{clean(r.source)}: {r.status}: {clean(r.error)}")
+        sys.stdout.flush()
+
     try:
-        # Both helpers append to ``results`` as they go, so a Ctrl-C keeps what was done so far.
-        if files:
-            _ingest_with_progress(archive, files, err, quiet or as_json or verbose, verbose and not as_json,
-                                  results=results)
+        if paths:
+            _ingest_with_progress(archive, paths, err, quiet or as_json or verbose, report)
         if watch_dir:
-            _watch(archive, watch_dir, interval, polls, err, quiet or as_json, results=results)
+            _watch(archive, watch_dir, interval, polls, err, quiet or as_json, report)
     except KeyboardInterrupt:
         err.print("stopped")
     finally:
         archive.close()
-    counts = summarize(results)
     if as_json:
-        click.echo(json.dumps({"summary": counts, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+        sys.stdout.write(f'], "summary": {json.dumps(counts)}}}\n')
     else:
-        if not quiet:
-            out = _console()
-            for r in results:
-                if r.status in ("quarantined", "rejected") and r.new:
-                    out.print(f"{clean(r.source)}: {r.status}: {clean(r.error)}")
         click.echo(summary_line(counts))
     if counts["quarantined"] or counts["rejected"]:
         sys.exit(EXIT_SOME_QUARANTINED)
 
 
-def _ingest_with_progress(archive, files: list[str], err, quiet: bool, verbose: bool = False,
-                          results: list | None = None):
-    """Ingest ``files``, appending each result to ``results`` as soon as it is committed."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+def _ingest_with_progress(archive, paths, err, quiet: bool, report) -> None:
+    """Ingest as the walk goes: no file is listed or stat-ed before the first game is stored."""
+    from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 
-    results = [] if results is None else results
     show = not quiet and err.is_terminal
-    with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                  TimeRemainingColumn(), console=err, transient=True, disable=not show) as progress:
-        task = progress.add_task("ingest", total=len(files))
-        for path in files:
-            found = archive.ingest_file(path)
-            results.extend(found)
-            if verbose:  # reported only once committed
-                for r in found:
-                    click.echo(f"{plain(r.source)}: {r.status}" + (f" {r.public_id}" if r.public_id else "")
-                               + (f": {plain(r.error)}" if r.error else ""))
-                sys.stdout.flush()
+    with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files"),
+                  console=err, transient=True, disable=not show) as progress:
+        task = progress.add_task("ingest", total=None)
+        for _path, found in archive.iter_ingest(paths):
+            report(found)
             progress.advance(task)
-    return results
 
 
-def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool,
-           results: list | None = None):
-    """Poll a folder; a file is taken once its size and time have held still for one poll.
+class _FolderWatch:
+    """What a watched folder holds, re-read only where something changed.
 
-    Results are appended to ``results`` as they come, so the caller still has them when Ctrl-C
-    (KeyboardInterrupt) ends the loop.
+    A folder's own time changes when a file is created, renamed or removed in it, so an
+    unchanged folder is not listed again; only files not yet taken (or still being written)
+    are stat-ed on each poll. A file is taken once its size and time have held still for one
+    poll; a file rewritten in place after it was taken is not taken again.
     """
-    from .store import is_log_name
 
+    def __init__(self, root: Path):
+        self.root = root
+        self.folders: dict[str, tuple[int, list[str], list[str]]] = {}  # path -> (mtime, subfolders, files)
+        self.taken: set[str] = set()
+
+    def candidates(self) -> list[str]:
+        from .store import is_log_name
+
+        found: list[str] = []
+        stack = [str(self.root)]
+        while stack:
+            folder = stack.pop()
+            try:
+                mtime = os.stat(folder).st_mtime_ns
+            except OSError:
+                self.folders.pop(folder, None)
+                continue
+            cached = self.folders.get(folder)
+            if cached is None or cached[0] != mtime:
+                subfolders, files = [], []
+                try:
+                    with os.scandir(folder) as it:
+                        for entry in it:
+                            if entry.name.startswith("."):
+                                continue
+                            if entry.is_dir(follow_symlinks=True):
+                                subfolders.append(entry.path)
+                            elif is_log_name(entry.name):
+                                files.append(entry.path)
+                except OSError:
+                    continue
+                cached = (mtime, sorted(subfolders), sorted(files))
+                self.folders[folder] = cached
+            stack.extend(reversed(cached[1]))
+            found.extend(f for f in cached[2] if f not in self.taken)
+        return found
+
+
+def _watch(archive, directory: str, interval: float, polls: int | None, err, quiet: bool, report) -> None:
+    """Poll a folder; a file is taken once its size and time have held still for one poll."""
     root = Path(directory)
     if not root.is_dir():
         raise UserError(f"{directory}: no such folder to watch")
-    seen: dict[str, tuple[int, int]] = {}      # path -> (size, mtime_ns) when taken in
+    watch = _FolderWatch(root)
     pending: dict[str, tuple[int, int]] = {}   # path -> (size, mtime_ns) at the last poll
-    results = [] if results is None else results
     if not quiet:
         err.print(f"watching {clean(directory)} (Ctrl-C to stop)")
     count = 0
     while True:
         now = time.time()
-        for path in sorted(root.rglob("*")):
-            rel = path.relative_to(root)
-            if any(part.startswith(".") for part in rel.parts) or not is_log_name(path.name):
-                continue
+        for key in watch.candidates():
             try:
-                st = path.stat()
+                st = os.stat(key)
             except OSError:
+                pending.pop(key, None)
                 continue  # renamed or removed between listing and stat
-            if not path.is_file():
-                continue
-            key = str(path)
             state = (st.st_size, st.st_mtime_ns)
-            if seen.get(key) == state:
-                continue
             if pending.get(key) == state and now - st.st_mtime >= interval / 2:
                 found = archive.ingest_file(key)
-                results.extend(found)
-                seen[key] = state
+                report(found)
+                watch.taken.add(key)
                 pending.pop(key, None)
                 if not quiet:
                     for r in found:
@@ -269,7 +303,7 @@ def _watch(archive, directory: str, interval: float, polls: int | None, err, qui
                 pending[key] = state
         count += 1
         if polls is not None and count >= polls:
-            return results
+            return
         time.sleep(interval)
 
 
@@ -289,6 +323,7 @@ def _filters(**kw) -> dict[str, Any]:
 @json_option
 @click.option("--limit", type=click.IntRange(0, 10000), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0, 2**62), default=0, show_default=True)
+@click.option("--cursor", metavar="CURSOR", help="Start after this point: a listing's next_cursor (--json).")
 @click.option("--quarantine", is_flag=True, help="List the quarantined inputs instead of games.")
 @click.option("--player", help="A player's name or platform id (exact, any case; * is a wildcard).")
 @click.option("--bot", help="A bot name, with or without its version (greedy, greedy-1).")
@@ -305,7 +340,7 @@ def _filters(**kw) -> dict[str, Any]:
 @click.option("--sort", default="-started_at", show_default=True,
               type=click.Choice(["started_at", "-started_at", "ingested_at", "-ingested_at", "findings", "-findings"]))
 @archive_errors
-def list_command(db, as_json, limit, offset, quarantine, sort, **filters) -> None:
+def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters) -> None:
     """List games (newest first), filtered and paginated; or the quarantine."""
     archive = _open(db)
     try:
@@ -317,12 +352,13 @@ def list_command(db, as_json, limit, offset, quarantine, sort, **filters) -> Non
                 return
             _print_quarantine(page)
             return
-        page = archive.list(sort=sort, limit=limit, offset=offset, **_filters(**filters))
+        page = archive.list(sort=sort, limit=limit, offset=offset, cursor=cursor or None, **_filters(**filters))
     finally:
         archive.close()
     if as_json:
         click.echo(json.dumps({"total": page.total, "total_exact": page.total_exact, "offset": offset,
-                               "limit": limit, "items": [g.summary() for g in page.items]}, ensure_ascii=False))
+                               "limit": limit, "next_cursor": page.next_cursor,
+                               "items": [g.summary() for g in page.items]}, ensure_ascii=False))
         return
     from rich.table import Table
 

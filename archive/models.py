@@ -238,3 +238,74 @@ class RatingWatermark(Base):
     games: Mapped[int] = mapped_column(BigInteger)
     id_sum: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class GameTag(Base):
+    """One thing a game is found by, in listing order: the index every filter pages through.
+
+    A tag is ``kind:value`` (``bot:greedy``, ``player:alice``, ``fact:contract=3NT``,
+    ``kind:revoke``, ``findings:yes``, ``game:uno-lite``, ``*`` for every game). Its rows are
+    kept in (tag, start time, game) order, so a page of any filter, however common or rare,
+    and however deep, is one range of this index (``archive/queries.py``). ``started_key`` is
+    the start time, or ``NO_START`` for a game without one (listed as the oldest).
+    """
+
+    __tablename__ = "game_tags"
+    tag: Mapped[str] = mapped_column(String(250), primary_key=True)
+    started_key: Mapped[datetime] = mapped_column(DateTime, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    listed: Mapped[bool] = mapped_column(Boolean)
+
+    __table_args__ = (Index("ix_tags_game", "game_id"), {"sqlite_with_rowid": False})
+
+
+class Counter(Base):
+    """Totals kept up to date at ingest: games per tag, and per player and bot the figures
+    ``Archive.stats`` gives (each also over listed games only).
+
+    ``kind`` is ``tag``, ``player`` or ``bot``. Ingest appends to ``counter_deltas`` (no row
+    is ever contended by two ingesters) and folds them into this table after each batch.
+    """
+
+    __tablename__ = "counters"
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    key: Mapped[str] = mapped_column(String(250), primary_key=True)
+    key_lc: Mapped[str] = mapped_column(String(250))
+    games: Mapped[int] = mapped_column(BigInteger, default=0)
+    seats: Mapped[int] = mapped_column(BigInteger, default=0)
+    declarer: Mapped[int] = mapped_column(BigInteger, default=0)
+    made: Mapped[int] = mapped_column(BigInteger, default=0)
+    findings: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_seats: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_declarer: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_made: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
+
+    __table_args__ = (
+        Index("ix_counters_games", "kind", "games", "key"),
+        Index("ix_counters_listed_games", "kind", "listed_games", "key"),
+        Index("ix_counters_key_lc", "kind", "key_lc"),
+    )
+
+
+class CounterDelta(Base):
+    """Changes to ``counters`` not folded in yet (see ``Counter``)."""
+
+    __tablename__ = "counter_deltas"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    key: Mapped[str] = mapped_column(String(250))
+    key_lc: Mapped[str] = mapped_column(String(250))
+    games: Mapped[int] = mapped_column(BigInteger, default=0)
+    seats: Mapped[int] = mapped_column(BigInteger, default=0)
+    declarer: Mapped[int] = mapped_column(BigInteger, default=0)
+    made: Mapped[int] = mapped_column(BigInteger, default=0)
+    findings: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_seats: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_declarer: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_made: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
+
+    __table_args__ = (Index("ix_counter_deltas_key", "kind", "key"),)

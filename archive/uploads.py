@@ -33,9 +33,9 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 
-from .models import Blob, Game, GameFinding, GamePlayer, Quarantined, Receipt
+from .models import Blob, Game, GamePlayer
 from .store import DUPLICATE, STORED, STORED_WITH_FINDINGS, Archive, ArchivedGame, ArchiveError
 
 TOKEN_BYTES = 24  # 32 URL-safe characters, 192 random bits
@@ -99,7 +99,7 @@ class Uploads:
         if result.status in (STORED, STORED_WITH_FINDINGS) and result.public_id:
             row_id = self.archive.ids.decode(result.public_id)
             token, delete_token = secrets.token_urlsafe(TOKEN_BYTES), secrets.token_urlsafe(TOKEN_BYTES)
-            with self.engine.begin() as conn:
+            with self.engine.execution_options(write=True).begin() as conn:
                 done = conn.execute(update(Game).where(Game.id == row_id, Game.upload_token.is_(None))
                                     .values(upload_token=token, delete_token_hash=hash_token(delete_token)))
                 if done.rowcount == 1:
@@ -124,7 +124,7 @@ class Uploads:
     def _give_token(self, row_id: int) -> str:
         """A view token for an unlisted game that has none (ingested unlisted by other means)."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        with self.engine.begin() as conn:
+        with self.engine.execution_options(write=True).begin() as conn:
             conn.execute(update(Game).where(Game.id == row_id, Game.upload_token.is_(None))
                          .values(upload_token=token))
             return conn.execute(select(Game.upload_token).where(Game.id == row_id)).scalar_one()
@@ -166,8 +166,7 @@ class Uploads:
     def publish(self, token: str, delete_token: str) -> str:
         """Make an upload public; returns its public id. ``UploadTokenError`` for wrong tokens."""
         row = self._check(token, delete_token)
-        with self.engine.begin() as conn:
-            conn.execute(update(Game).where(Game.id == row.id).values(listed=True))
+        self.archive.admin.set_listed(row.id, True)
         return self.archive.ids.encode(row.id)
 
     def delete(self, token: str, delete_token: str) -> bool:
@@ -185,40 +184,11 @@ class Uploads:
         return row_id is not None and self._delete_row(row_id)
 
     def _delete_row(self, row_id: int) -> bool:
-        with self.engine.begin() as conn:
-            blob_id = conn.execute(select(Game.raw_blob_id).where(Game.id == row_id)).scalar()
-            if blob_id is None:
-                return False
-            conn.execute(delete(GamePlayer).where(GamePlayer.game_id == row_id))
-            conn.execute(delete(GameFinding).where(GameFinding.game_id == row_id))
-            conn.execute(delete(Game).where(Game.id == row_id))
-            self._drop_blob(conn, blob_id, uploads_only=True)
-        return True
-
-    def _drop_blob(self, conn, blob_id: int, uploads_only: bool) -> None:
-        """Remove a blob no game or quarantined input needs, with the upload receipts naming it."""
-        if conn.execute(select(Game.id).where(Game.raw_blob_id == blob_id).limit(1)).first():
-            return
-        if conn.execute(select(Quarantined.id).where(Quarantined.blob_id == blob_id).limit(1)).first():
-            return
-        receipts = conn.execute(select(Receipt.id, Receipt.origin, Receipt.blob_ids)
-                                .where(Receipt.blob_ids.like(f"%{blob_id}%"))).all()
-        naming = [r for r in receipts if blob_id in json.loads(r.blob_ids)]
-        if any(uploads_only and r.origin != "upload" for r in naming):
-            return  # an ingested file's receipt keeps its bytes
-        for r in naming:
-            conn.execute(delete(Receipt).where(Receipt.id == r.id))
-        conn.execute(delete(Blob).where(Blob.id == blob_id))
+        return self.archive.admin.delete_row(row_id, uploads_only=True)
 
     def delete_quarantined(self, quarantine_id: int) -> bool:
         """Delete a quarantined input and its bytes (for an admin). False if there is none."""
-        with self.engine.begin() as conn:
-            blob_id = conn.execute(select(Quarantined.blob_id).where(Quarantined.id == quarantine_id)).scalar()
-            if blob_id is None:
-                return False
-            conn.execute(delete(Quarantined).where(Quarantined.id == quarantine_id))
-            self._drop_blob(conn, blob_id, uploads_only=False)
-        return True
+        return self.archive.admin.delete_quarantined(quarantine_id)
 
     # -- statistics ----------------------------------------------------------------------------
     def listed_stats(self, by: str = "player", name: str | None = None, limit: int = 200,
@@ -246,4 +216,4 @@ class Uploads:
         with self.engine.connect() as conn:
             row = conn.execute(select(Blob.data, Blob.dictionary_id).join(Game, Game.raw_blob_id == Blob.id)
                                .where(Game.id == row_id)).first()
-        return None if row is None else self.archive._read_blob(row.data, row.dictionary_id)
+        return None if row is None else self.archive.blobs.read(row.data, row.dictionary_id)

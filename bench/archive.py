@@ -1,247 +1,371 @@
-"""Archive figures: ingest speed, stored bytes per game, listing time at 100,000 games.
+"""The archive at scale (issue 13): ingest speed, bytes per game, memory, and every listing
+filter and statistic at N games and at N/100, on SQLite and PostgreSQL, on real rows.
 
-    python bench/archive.py                 # 2,000 self-play logs, listing at 100,000 games
-    python bench/archive.py --games 500 --listing-games 20000   # quicker
+    python bench/archive.py --games 200000              # both backends; PostgreSQL started here
+    python bench/archive.py --games 20000 --backend sqlite
+    python bench/archive.py --games 20000 --backend postgresql --pg-url postgresql+psycopg://u@h/db
 
-Everything is measured in one run on the same logs, into a fresh SQLite file:
+Everything is measured in one run, on the same logs:
 
-1. ingest: ``Archive.ingest_paths`` over one file per game (GameLogger's layout), each game
-   parsed, judged by the rules engine (validation), compressed and committed in its own
-   transaction; one thread (``--pin`` also pins it to one CPU). Wall time and CPU time are
-   both printed: on a busy machine the CPU figure is the one to compare.
-2. bytes per game: the raw JSON files, each file by ``gzip -9``, each file by zstd -19
-   without a dictionary, and the archive's blobs (zstd with the dictionary it trained on these
-   logs); also the whole SQLite file per game (indexes, index rows and dictionary included).
-3. listing: the archive is grown to 100,000 games by bulk-inserting synthetic index rows
-   (copies of the ingested games' rows with other players, dates, rules, results and findings,
-   sharing their raw blobs: the listing reads index rows only), then filtered, paginated
-   listings of 50 games are timed (median and worst of 20 runs, and median CPU time; the count
-   of matches is included, exact up to 1,000).
+1. logs: self-play games (floating bridge, and one in five UNO Lite) saved as bots save them
+   (one pretty-printed file each, in folders of 1,000), then copies of them with a new game id,
+   new player names and a new start time, until there are N. Every row of the archive goes
+   through the real ingest (``Archive.iter_ingest``, what ``game-replay ingest`` runs).
+2. ingest: in a child process (so that its peak memory is its own), the N files into a fresh
+   database, and beside it, in this run, the same work without an archive: read each file,
+   judge it and make its replay code (on the first 10,000 files). Wall and CPU rates; the
+   target is ingest >= 0.8 of that. Peak memory (max RSS of the child) at N files beside an
+   ingest of N/20 files (SQLite).
+3. bytes per game: the blobs (zstd with the trained dictionary) and the whole database.
+4. listings and statistics: each filter the web, the API and the CLI offer, alone and combined,
+   as the web asks (listed games, 50 a page), timed ``--runs`` times at N and at N/100 (an
+   archive of the first N/100 files): p50 and p99, and p99 at N over p99 at N/100. Targets:
+   p99 <= 50 ms, ratio <= 2.
+5. reading: ``parse_log(text)`` against ``json.loads`` of the same texts, interleaved, median of
+   per-round ratios (target <= 3).
+
+The load average is printed at the start and the end: other processes on the machine show.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
-import random
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+FOLDER = 1000  # files per folder, as a bot saving by day would
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+# --- logs ------------------------------------------------------------------------------------
 
 def make_logs(folder: Path, count: int) -> list[Path]:
+    """``count`` log files in folders of ``FOLDER``: self-play games, then renamed copies."""
     from replay.bots import play_game
+    from replay.games import get
 
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for seed in range(count):
-        log = play_game(seed, bot="random" if seed % 4 == 0 else "greedy",
-                        rules="all-tricks" if seed % 5 == 0 else "bridgebot", interrupt_rate=0.05)
-        text = json.dumps(log.to_json_dict(), ensure_ascii=False, indent=1) + "\n"  # save_log's layout
-        path = folder / f"game-{seed:06d}.json"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths
+    uno = get("uno-lite")
+    uno_bots = list(uno.bots)
+    bases = []
+    for seed in range(min(count, 1000)):
+        if seed % 5 == 4:
+            log = uno.selfplay(seed, bots=(uno_bots[seed % len(uno_bots)], uno_bots[(seed // 2) % len(uno_bots)]))
+        else:
+            log = play_game(seed, bot="random" if seed % 4 == 0 else "greedy",
+                            rules="all-tricks" if seed % 3 == 0 else "bridgebot", interrupt_rate=0.05)
+        bases.append(log.to_json_dict())
+    done = folder / f".complete-{count}"
+    if done.exists():  # written by an earlier run with the same --games (and --work)
+        return sorted(p for p in folder.iterdir() if p.is_dir())
+    names = max(200, count // 50)  # each name in about 200 seats
+    start = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    folders: list[Path] = []
+    for i in range(count):
+        if i % FOLDER == 0:
+            folders.append(folder / f"{i // FOLDER:04d}")
+            folders[-1].mkdir(parents=True, exist_ok=True)
+        data = dict(bases[i % len(bases)])
+        if i >= len(bases):
+            data["game_id"] = f"copy-{i}"
+            data["players"] = {seat: {**player, "name": f"player{(i * 7 + n) % names:05d}"}
+                               for n, (seat, player) in enumerate(data.get("players", {}).items())}
+        data["started_at"] = (start + timedelta(minutes=5 * i + i % 7)).isoformat().replace("+00:00", "Z")
+        path = folders[-1] / f"game-{i:07d}.json"
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    done.touch()
+    return folders
 
 
-def bench_judging_only(paths: list[Path]) -> tuple[float, float]:
-    """The library's share of ingest: read, parse, judge and code each log, store nothing."""
+def floor_rate(folders: list[Path], limit: int) -> tuple[int, float, float]:
+    """Read, judge and code ``limit`` files without an archive: (games, wall s, CPU s)."""
     from archive.store import replay_code
     from replay.log import read_logs
 
-    wall = time.perf_counter()
-    cpu = time.process_time()
-    for path in paths:
-        (entry,) = read_logs(path.read_bytes(), str(path))
-        replay_code(entry.log.replay())
-    return time.perf_counter() - wall, time.process_time() - cpu
+    wall, cpu, done = time.perf_counter(), time.process_time(), 0
+    for folder in folders:
+        for path in sorted(folder.iterdir()):
+            if done >= limit:
+                break
+            (entry,) = read_logs(path.read_bytes(), str(path))
+            replay_code(entry.log.replay())
+            done += 1
+    return done, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def bench_ingest(db_path: Path, paths: list[Path]) -> tuple["Archive", float, float]:
+def ingest_child(url: str, folders: list[str]) -> dict:
+    """Run in a child process: ingest the folders, report counts, times and peak memory."""
     from archive import Archive
 
-    archive = Archive(f"sqlite:///{db_path}", salt="bench")
-    wall = time.perf_counter()
-    cpu = time.process_time()
-    results = archive.ingest_paths([str(p) for p in paths])
-    cpu = time.process_time() - cpu
-    wall = time.perf_counter() - wall
-    stored = sum(r.status in ("stored", "stored_with_findings") for r in results)
-    assert stored == len(paths), f"only {stored} of {len(paths)} stored"
-    return archive, wall, cpu
-
-
-def bytes_per_game(archive, paths: list[Path], db_path: Path) -> dict[str, float]:
-    import zstandard
-    from sqlalchemy import func, select
-
-    from archive.models import Blob
-
-    raws = [p.read_bytes() for p in paths]
-    n = len(raws)
-    z19 = zstandard.ZstdCompressor(level=19)
-    with archive.engine.connect() as conn:
-        blob_bytes, raw_bytes = conn.execute(select(func.sum(func.length(Blob.data)), func.sum(Blob.size))).one()
-    archive.engine.dispose()
-    with archive.engine.connect() as conn:  # fold the WAL into the file before measuring it
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    return {
-        "raw JSON": sum(map(len, raws)) / n,
-        "gzip -9": sum(len(gzip.compress(r, 9)) for r in raws) / n,
-        "zstd -19, no dictionary": sum(len(z19.compress(r)) for r in raws) / n,
-        "archive blobs (zstd + trained dictionary)": blob_bytes / n,
-        "whole SQLite file (blobs, index rows, indexes, dictionary)": db_path.stat().st_size / n,
-        "_raw_check": raw_bytes / n,
-    }
-
-
-def grow_to(archive, total: int, seed: int = 1) -> int:
-    """Bulk-insert synthetic index rows until the archive holds ``total`` games; returns how many."""
-    from sqlalchemy import func, insert, select
-
-    from archive.models import Game, GameFinding, GamePlayer
-    from archive.store import bot_base
-
-    rng = random.Random(seed)
-    with archive.engine.connect() as conn:
-        have = conn.execute(select(func.count()).select_from(Game)).scalar_one()
-        templates = [dict(r._mapping) for r in conn.execute(select(Game.__table__))]
-    names = [f"player{i:03d}" for i in range(300)]
-    bots = ["greedy-1", "greedy-2", "random-1", "bridgebot-2.1", None, None]
-    kinds = ["revoke", "card_not_in_hand", "trick_winner_mismatch", "out_of_turn", "end_mismatch"]
-    start = datetime(2025, 1, 1)
-    added = 0
-    next_id = have + 1
-    with archive.engine.begin() as conn:
-        while have + added < total:
-            games, players, findings = [], [], []
-            for _ in range(min(5000, total - have - added)):
-                row = dict(rng.choice(templates))
-                row["id"] = next_id
-                row["canonical_sha256"] = f"{next_id:064x}"
-                row["started_at"] = start + timedelta(seconds=rng.randrange(2 * 365 * 86400))
-                row["ingested_at"] = row["started_at"] + timedelta(seconds=rng.randrange(3600))
-                row["rules"] = rng.choice(["bridgebot", "bridgebot", "bridgebot", "all-tricks"])
-                row["game_id"] = f"synthetic/{next_id}"
-                row["code"] = None
-                row["source"] = "synthetic"
-                row["result"] = rng.choice([row["result"], "declarer", "defenders"])
-                nf = rng.choice([0, 0, 0, 0, 0, 0, 1, 2])
-                row["findings"] = nf
-                fk = sorted({rng.choice(kinds) for _ in range(nf)})
-                row["finding_kinds"] = ",".join(fk)
-                seats = {}
-                for seat in "NESW":
-                    name = rng.choice(names)
-                    bot = rng.choice(bots)
-                    seats[seat] = {"name": name, **({"bot": bot} if bot else {})}
-                    players.append({"game_id": next_id, "seat": seat, "name": name, "name_lc": name,
-                                    "player_id": None, "player_id_lc": None, "bot": bot,
-                                    "bot_lc": bot, "bot_base_lc": bot_base(bot) if bot else None})
-                row["players"] = json.dumps(seats)
-                for i in range(nf):
-                    findings.append({"game_id": next_id, "number": i, "kind": fk[i % len(fk)],
-                                     "seat": rng.choice("NESW")})
-                games.append(row)
-                next_id += 1
-            conn.execute(insert(Game.__table__), games)
-            conn.execute(insert(GamePlayer.__table__), players)
-            if findings:
-                conn.execute(insert(GameFinding.__table__), findings)
-            added += len(games)
-    with archive.engine.connect() as conn:
-        conn.exec_driver_sql("ANALYZE")
-        conn.commit()
-    return added
-
-
-def bench_listing(archive, runs: int = 20) -> list[tuple[str, int, float, float]]:
-    queries = [
-        ("newest 50 (no filter)", {}),
-        ("rules=bridgebot, no findings, page 11", {"rules": "bridgebot", "has_findings": False, "offset": 500}),
-        ("player=player017", {"player": "player017"}),
-        ("player=player01* (prefix, ~13% of games)", {"player": "player01*"}),
-        ("player=player0* (prefix, ~80% of games)", {"player": "player0*"}),
-        ("bot=random, result=declarer", {"bot": "random", "result": "declarer"}),
-        ("finding_kind=revoke, sort -findings", {"finding_kind": "revoke", "sort": "-findings"}),
-        ("contract=1S, declarer=N, 2025-06..2025-09", {"contract": "1S", "declarer": "N",
-                                                       "started_from": "2025-06-01", "started_to": "2025-09-01"}),
-        ("end_reason=cancelled, oldest first", {"end_reason": "cancelled", "sort": "started_at"}),
-    ]
-    out = []
-    for label, kw in queries:
-        kw = {"limit": 50, **kw}
-        archive.list(**kw)  # warm the page cache
-        times, cpu_times = [], []
-        for _ in range(runs):
-            t, c = time.perf_counter(), time.process_time()
-            page = archive.list(**kw)
-            times.append((time.perf_counter() - t) * 1000)
-            cpu_times.append((time.process_time() - c) * 1000)
-        total = f"{page.total:,}" + ("" if page.total_exact else "+")
-        out.append((label, total, statistics.median(times), max(times), statistics.median(cpu_times)))
+    archive = Archive(url, salt="bench")
+    wall, cpu = time.perf_counter(), time.process_time()
+    counts: dict[str, int] = {}
+    for _path, results in archive.iter_ingest(folders):
+        for r in results:
+            counts[r.status] = counts.get(r.status, 0) + 1
+    out = {"counts": counts, "wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+           "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+    archive.close()
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="self-play logs to ingest (default 2000)")
-    parser.add_argument("--listing-games", type=int, default=100_000, help="archive size for the listing")
-    parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: a temporary folder)")
-    parser.add_argument("--pin", action="store_true",
-                        help="pin the process to one CPU (ingest is single-threaded either way)")
-    args = parser.parse_args()
-    if args.pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-archive-"))
-    work.mkdir(parents=True, exist_ok=True)
-    db_path = work / "bench.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(db_path) + suffix).unlink(missing_ok=True)
+def ingest(url: str, folders: list[Path]) -> dict:
+    child = subprocess.run([sys.executable, __file__, "--ingest-child", url, *map(str, folders)],
+                           capture_output=True, text=True, cwd=ROOT)
+    if child.returncode != 0:
+        raise SystemExit(f"ingest failed: {child.stderr[-3000:]}")
+    return json.loads(child.stdout.strip().splitlines()[-1])
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"# bench/archive.py: {args.games} self-play logs, SQLite, one thread{' pinned to one CPU' if args.pin else ''} "
-          f"(python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.1f} at start)")
-    paths = make_logs(work / "logs", args.games)
-    floor_wall, floor_cpu = bench_judging_only(paths)
-    archive, wall, cpu = bench_ingest(db_path, paths)
-    print("\n## ingest (parse + rules engine + replay code + compress + one transaction per game)")
-    print(f"games/s (wall):  {len(paths) / wall:8.0f}   ({wall:.2f} s for {len(paths)} games)")
-    print(f"games/s (CPU):   {len(paths) / cpu:8.0f}   ({cpu:.2f} s CPU)   target >= 500")
-    print(f"beside it, the same logs only read, judged and coded (no archive): "
-          f"{len(paths) / floor_wall:.0f} games/s wall, {len(paths) / floor_cpu:.0f} games/s CPU")
 
-    sizes = bytes_per_game(archive, paths, db_path)
-    raw = sizes.pop("raw JSON")
-    sizes.pop("_raw_check")
-    print("\n## stored bytes per game (same logs, same run)")
-    print(f"{'raw JSON':60s} {raw:8.0f}   1/1")
-    for label, value in sizes.items():
-        print(f"{label:60s} {value:8.0f}   1/{raw / value:.1f}")
-    print("target: archive blobs <= 1/8 of raw JSON")
+def analyze(url: str) -> None:
+    """PostgreSQL: VACUUM ANALYZE after the bulk load, as autovacuum would soon after it (planner
+    statistics, and the visibility map that index-only scans need)."""
+    from sqlalchemy import create_engine
 
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.exec_driver_sql("VACUUM ANALYZE")
+    engine.dispose()
+
+
+# --- sizes -----------------------------------------------------------------------------------
+
+def sizes(url: str, games: int) -> tuple[float, float]:
+    """(blob bytes, whole database bytes) per game."""
+    from sqlalchemy import create_engine, func, select, text
+
+    from archive.models import Blob
+
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        blobs = conn.execute(select(func.sum(func.length(Blob.data)))).scalar_one()
+        if engine.dialect.name == "postgresql":
+            whole = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one()
+        else:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            path = url.split("///", 1)[1]
+            whole = os.path.getsize(path)
+    engine.dispose()
+    return blobs / games, whole / games
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+def queries(archive) -> list[tuple[str, str, dict]]:
+    """(label, kind, arguments): every filter the web and API offer, alone and combined."""
+    player = archive.list(limit=1, bot="greedy").items[0].players
+    name = next(p["name"] for p in player.values() if p.get("name"))
+    web = {"listed": True, "limit": 50}
+    return [
+        ("newest 50, no filter", "list", web),
+        ("game=uno-lite", "list", {**web, "game": "uno-lite"}),
+        ("bot=greedy (in most games)", "list", {**web, "bot": "greedy"}),
+        ("bot=greedy, CLI (listed or not)", "list", {"limit": 50, "bot": "greedy"}),
+        ("bot=random-1 (exact version)", "list", {**web, "bot": "random-1"}),
+        (f"player={name}", "list", {**web, "player": name}),
+        (f"bot=greedy + player={name}", "list", {**web, "bot": "greedy", "player": name}),
+        (f"winner={name}", "list", {**web, "winner": name}),
+        ("has_findings=yes (few or none)", "list", {**web, "has_findings": True}),
+        ("has_findings=no", "list", {**web, "has_findings": False}),
+        ("finding_kind=revoke", "list", {**web, "finding_kind": "revoke"}),
+        ("from/to: one month", "list", {**web, "started_from": "2025-03-01", "started_to": "2025-04-01"}),
+        ("rules=all-tricks", "list", {**web, "rules": "all-tricks"}),
+        ("contract=3NT (fact)", "list", {**web, "fact": "contract=3NT"}),
+        ("declarer=N + result=declarer", "list", {**web, "declarer": "N", "result": "declarer"}),
+        ("end_reason=cancelled", "list", {**web, "end_reason": "cancelled"}),
+        ("turns>=40 (UNO fact range)", "list", {**web, "fact": "turns>=40"}),
+        ("game=floating-bridge, oldest first", "list", {**web, "game": "floating-bridge", "sort": "started_at"}),
+        ("page 40 by cursor (bot=greedy)", "deep", {**web, "bot": "greedy"}),
+        ("recent (home page)", "recent", {}),
+        ("count", "count", {}),
+        ("stats by player (web, 200)", "stats", {"by": "player", "listed_only": True, "limit": 200}),
+        ("stats by bot (web, 200)", "stats", {"by": "bot", "listed_only": True, "limit": 200}),
+        (f"stats for player {name}", "stats", {"by": "player", "listed_only": True, "name": name}),
+    ]
+
+
+def time_queries(url: str, runs: int, labels: list[tuple[str, str, dict]] | None = None) -> tuple[list, dict]:
     from archive import Archive
 
-    archive = Archive(f"sqlite:///{db_path}", salt="bench")
-    added = grow_to(archive, args.listing_games)
-    print(f"\n## filtered listing of 50 games out of {archive.count():,}")
-    print(f"({added:,} synthetic index rows bulk-inserted: copies of the {len(paths)} ingested games' rows with "
-          "other players, dates, rules, results and findings)")
-    for label, total, median, worst, cpu in bench_listing(archive):
-        print(f"{label:45s} matches {total:>8s}   median {median:6.1f} ms   worst {worst:6.1f} ms   "
-              f"CPU {cpu:6.1f} ms")
-    from archive.store import COUNT_CAP
+    archive = Archive(url, salt="bench")
+    asked = labels or queries(archive)
+    out = {}
+    for label, kind, kw in asked:
+        kw = dict(kw)
+        if kind == "deep":
+            cursor = None
+            for _ in range(39):
+                cursor = archive.list(cursor=cursor, **kw).next_cursor
+                if cursor is None:
+                    break
+            kw["cursor"] = cursor
 
-    print(f"target: <= 50 ms ('+': the count stops at {COUNT_CAP:,}; Archive.list(exact_total=True) counts all)")
+        def call():
+            if kind in ("list", "deep"):
+                page = archive.list(**kw)
+                return f"{page.total:,}{'' if page.total_exact else '+'}"
+            if kind == "recent":
+                return str(len(archive.recent()))
+            if kind == "count":
+                return f"{archive.count():,}"
+            return f"{len(archive.stats(**kw))} rows"
+
+        matches = call()  # warm
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - started) * 1000)
+        times.sort()
+        out[label] = (matches, statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))])
     archive.close()
+    return asked, out
+
+
+def reading_ratio(rounds: int = 9) -> dict[str, float]:
+    from replay.games import get
+    from replay.log import parse_log
+
+    out = {}
+    for name in ("floating-bridge", "uno-lite"):
+        game = get(name)
+        bots = list(game.bots)
+        texts = [game.selfplay(seed, bots=(bots[seed % len(bots)],) * (1 if name == "floating-bridge" else 2)
+                               ).canonical_json() for seed in range(300)]
+        ratios = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for text in texts:
+                json.loads(text)
+            base = time.perf_counter() - started
+            started = time.perf_counter()
+            for text in texts:
+                parse_log(text)
+            ratios.append((time.perf_counter() - started) / base)
+        out[name] = statistics.median(ratios)
+    return out
+
+
+# --- main ------------------------------------------------------------------------------------
+
+def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int, floor: tuple) -> None:
+    small_folders = folders[:max(1, len(folders) // 100)] if len(folders) >= 100 else None
+    print(f"\n## {backend}")
+    full_url = make_url("full")
+    result = ingest(full_url, folders)
+    stored = result["counts"].get("stored", 0) + result["counts"].get("stored_with_findings", 0)
+    games, f_wall, f_cpu = floor
+    print(f"ingest: {stored:,} games stored ({result['counts']}) in {result['wall']:.0f} s: "
+          f"{stored / result['wall']:,.0f} games/s wall, {stored / result['cpu']:,.0f} games/s CPU of the ingest "
+          f"process; peak memory {result['maxrss_kb'] / 1024:,.0f} MB")
+    print(f"read + judge + encode alone (first {games:,} files, same run): {games / f_wall:,.0f} games/s wall, "
+          f"{games / f_cpu:,.0f} games/s CPU")
+    print(f"ingest / (read + judge + encode): {(stored / result['wall']) / (games / f_wall):.2f} wall, "
+          f"{(stored / result['cpu']) / (games / f_cpu):.2f} CPU (target >= 0.8)")
+    if backend == "sqlite" and len(folders) >= 20:
+        part = ingest(make_url("mem"), folders[:len(folders) // 20])
+        print(f"peak memory: {result['maxrss_kb'] / 1024:,.0f} MB at {n:,} files, "
+              f"{part['maxrss_kb'] / 1024:,.0f} MB at {len(folders) // 20 * FOLDER:,} files: "
+              f"{result['maxrss_kb'] / part['maxrss_kb']:.2f}x (target <= 1.2)")
+    analyze(full_url)
+    blob, whole = sizes(full_url, stored)
+    print(f"bytes per game: blobs {blob:,.0f}, whole database {whole:,.0f}")
+    asked, big = time_queries(full_url, runs)
+    small = None
+    if small_folders is not None:
+        small_url = make_url("small")
+        ingest(small_url, small_folders)
+        analyze(small_url)
+        _, small = time_queries(small_url, runs, asked)
+    size_small = len(small_folders) * FOLDER if small_folders else 0
+    print(f"\nlistings (listed games, 50 a page) and statistics, {runs} runs each: p50 / p99 in ms at "
+          f"{n:,} games" + (f" and at {size_small:,}; ratio = p99 at {n:,} / p99 at {size_small:,}" if small else ""))
+    print(f"{'':44s} {'matches':>9s} {'p50':>7s} {'p99':>7s}" + (f" {'small p50':>10s} {'small p99':>10s} {'ratio':>6s}"
+                                                                   if small else ""))
+    worst, worst_ratio = 0.0, 0.0
+    for label, _, _ in asked:
+        matches, p50, p99 = big[label]
+        line = f"{label[:44]:44s} {matches:>9s} {p50:7.1f} {p99:7.1f}"
+        worst = max(worst, p99)
+        if small:
+            _, s50, s99 = small[label]
+            ratio = p99 / s99 if s99 else float("inf")
+            worst_ratio = max(worst_ratio, ratio)
+            line += f" {s50:10.1f} {s99:10.1f} {ratio:6.2f}"
+        print(line)
+    print(f"worst p99 {worst:.1f} ms (target <= 50)" + (f"; worst ratio {worst_ratio:.2f} (target <= 2)" if small else ""))
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--ingest-child":
+        print(json.dumps(ingest_child(sys.argv[2], sys.argv[3:])))
+        return
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--pg-url", help="a PostgreSQL server to use (databases are created in it); "
+                                         "default: start one here from Debian's binaries")
+    parser.add_argument("--runs", type=int, default=100, help="timed runs of each query (default 100)")
+    parser.add_argument("--work", help="folder for the logs and databases (default: a temporary one)")
+    args = parser.parse_args()
+    work = Path(args.work or tempfile.mkdtemp(prefix="bench-archive-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"# bench/archive.py --games {args.games:,} (python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+          f"{load()} at start)")
+    started = time.perf_counter()
+    folders = make_logs(work / "logs", args.games)
+    print(f"{args.games:,} log files written in {time.perf_counter() - started:.0f} s")
+    floor = floor_rate(folders, 10_000)
+    ratios = reading_ratio()
+    print("reading: parse_log(text) / json.loads, interleaved, median of 9 rounds: "
+          + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()) + " (target <= 3)")
+    if args.backend in ("sqlite", "both"):
+        bench_backend("SQLite", lambda tag: f"sqlite:///{work / f'{tag}.db'}", folders, args.games, args.runs, floor)
+    if args.backend in ("postgresql", "both"):
+        server = None
+        if args.pg_url:
+            base = args.pg_url
+        else:
+            from archive.pgserver import PostgresServer, find_bindir
+
+            bindir = find_bindir()
+            if bindir is None:
+                raise SystemExit("PostgreSQL binaries not found: give --pg-url")
+            server = PostgresServer(bindir)
+            server.start("-c shared_buffers=256MB")
+            base = server.url()
+        try:
+            import psycopg
+            from sqlalchemy.engine import make_url
+
+            plain = make_url(base).set(drivername="postgresql")
+
+            def make_pg_url(tag: str) -> str:
+                name = f"bench_{tag}_{os.getpid()}"
+                with psycopg.connect(plain.render_as_string(hide_password=False), autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                    conn.execute(f'CREATE DATABASE "{name}"')
+                return make_url(base).set(database=name).render_as_string(hide_password=False)
+
+            bench_backend("PostgreSQL", make_pg_url, folders, args.games, args.runs, floor)
+        finally:
+            if server is not None:
+                server.stop()
+    print(f"\n# done in {time.perf_counter() - started:.0f} s, {load()} at the end")
 
 
 if __name__ == "__main__":

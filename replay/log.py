@@ -413,8 +413,14 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
 def _may_hold_surrogates(text: "str | bytes") -> bool:
     """JSON text decodes to a lone surrogate only from a \\ud800-\\udfff escape (or, as str, holds one raw)."""
     if isinstance(text, bytes):
-        return _SURROGATE_ESCAPE.search(text) is not None
-    return _SURROGATE_ESCAPE_TEXT.search(text) is not None or _SURROGATE.search(text) is not None
+        return b"\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+    if "\\u" in text and _SURROGATE_ESCAPE_TEXT.search(text) is not None:
+        return True
+    try:  # at C speed: text without a lone surrogate encodes
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.search(text) is not None
+    return False
 
 
 def _validate(data: Any, source: str | None, suspect: bool = True) -> GameLog:
@@ -434,9 +440,354 @@ def _validate(data: Any, source: str | None, suspect: bool = True) -> GameLog:
             raise LogFormatError([("format", str(exc))], source) from None
         return game.parse(data, source)
     try:
+        fast = _read_plain(data)
+    except TypeError:  # an unhashable value where a seat, card or call goes
+        fast = None
+    if fast is not None:
+        return fast
+    try:
         return GameLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+# --- the fast path -----------------------------------------------------------------------------
+# Validating every card, call and seat through pydantic's per-field Python validators is most of
+# the cost of reading a log. Logs as bots write them are plain: standard notation, seats and
+# cards spelled as the canonical writer spells them (or in any spelling ``Card.parse`` takes),
+# whole-number times. ``_read_plain`` checks exactly what validation checks for such a log and
+# builds the very same models (same fields, same fields set, same extras); on anything else it
+# returns None and the log is validated in full, so that every error is pydantic's own.
+
+_SEATS = {s.name: s for s in Seat}
+_CARDS: dict[str, Card] = {str(Card.parse(f"{suit}{rank}")): Card.parse(f"{suit}{rank}")
+                           for suit in "CDHS" for rank in "23456789TJQKA"}
+_CALLS: dict[str, Call] = {str(c): c for c in (Call.parse("pass"), *(Call.parse(f"{level}{strain}")
+                                                                     for level in range(1, 8)
+                                                                     for strain in ("C", "D", "H", "S", "NT")))}
+_RULES: dict[str, Rules] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _fast_card(value: Any) -> Card | None:
+    card = _CARDS.get(value) if type(value) is str else None
+    if card is None and type(value) is str and len(_CARDS) < 4096:
+        try:  # text Card.parse reads is never a number: the notation does not matter
+            card = _CARDS[value] = Card.parse(value)
+        except CardParseError:
+            return None
+    return card
+
+
+def _fast_call(value: Any) -> Call | None:
+    call = _CALLS.get(value) if type(value) is str else None
+    if call is None and type(value) is str and len(_CALLS) < 4096:
+        try:
+            call = _CALLS[value] = Call.parse(value)
+        except CallParseError:
+            return None
+    return call
+
+
+def _model(cls: type, fields: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None) -> Any:
+    """A model instance exactly as validation leaves it (``fields`` in declaration order; like
+    validation, the fields set include the extras)."""
+    if extra:
+        fields_set |= extra.keys()
+    model = _new(cls)
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", fields_set)
+    _set(model, "__pydantic_extra__", extra)
+    _set(model, "__pydantic_private__", None)
+    return model
+
+
+def _fast_event(event: Any) -> Any:
+    """One event's model, or None (``_read_plain``); the common shapes take the shortest path."""
+    if type(event) is not dict:
+        return None
+    kind = event.get("type")
+    make = _EVENT_MAKERS.get(kind) if type(kind) is str else None
+    return None if make is None else make(event, kind)
+
+
+def _event_model(cls: type, event: dict[str, Any], fields: dict[str, Any], required: int) -> Any:
+    """An event's model when it has extra fields or no time (the common shape is inlined below)."""
+    t = fields["t"]
+    if t is not None and (type(t) is not int or t < 0):
+        return None
+    n = len(event)
+    if n == required + 1 and "t" in event:
+        return _model(cls, fields, set(fields), {})
+    if n == required and "t" not in event:
+        fields_set = set(fields)
+        fields_set.discard("t")
+        return _model(cls, fields, fields_set, {})
+    extra = {k: v for k, v in event.items() if k not in fields}
+    if not all(type(k) is str for k in extra):
+        return None
+    return _model(cls, fields, {k for k in event if k in fields}, extra)
+
+
+_SET_FIELDS = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
+_SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _make_bid(event: dict[str, Any], kind: str) -> Any:
+    seat = _SEATS.get(event.get("seat"))
+    bid = event.get("bid")
+    call = _CALLS.get(bid) or _fast_call(bid)
+    if seat is None or call is None:
+        return None
+    t = event.get("t")
+    if len(event) == 4 and type(t) is int and t >= 0:  # the shape bots write, inlined
+        model = _new(BidEvent)
+        _set(model, "__dict__", {"type": kind, "seat": seat, "bid": call, "t": t})
+        _SET_FIELDS(model, {"type", "seat", "bid", "t"})
+        _SET_EXTRA(model, {})
+        _SET_PRIVATE(model, None)
+        return model
+    return _event_model(BidEvent, event, {"type": kind, "seat": seat, "bid": call, "t": t}, 3)
+
+
+def _make_card_event(cls: type) -> Any:
+    def make(event: dict[str, Any], kind: str) -> Any:
+        seat = _SEATS.get(event.get("seat"))
+        value = event.get("card")
+        card = _CARDS.get(value) or _fast_card(value)
+        if seat is None or card is None:
+            return None
+        t = event.get("t")
+        if len(event) == 4 and type(t) is int and t >= 0:  # the shape bots write, inlined
+            model = _new(cls)
+            _set(model, "__dict__", {"type": kind, "seat": seat, "card": card, "t": t})
+            _SET_FIELDS(model, {"type", "seat", "card", "t"})
+            _SET_EXTRA(model, {})
+            _SET_PRIVATE(model, None)
+            return model
+        return _event_model(cls, event, {"type": kind, "seat": seat, "card": card, "t": t}, 3)
+    return make
+
+
+def _make_trick(event: dict[str, Any], kind: str) -> Any:
+    winner = _SEATS.get(event.get("winner"))
+    if winner is None:
+        return None
+    t = event.get("t")
+    if len(event) == 3 and type(t) is int and t >= 0:  # the shape bots write, inlined
+        model = _new(TrickEvent)
+        _set(model, "__dict__", {"type": kind, "winner": winner, "t": t})
+        _SET_FIELDS(model, {"type", "winner", "t"})
+        _SET_EXTRA(model, {})
+        _SET_PRIVATE(model, None)
+        return model
+    return _event_model(TrickEvent, event, {"type": kind, "winner": winner, "t": t}, 2)
+
+
+def _make_chat(event: dict[str, Any], kind: str) -> Any:
+    seat = event.get("seat")
+    if seat is not None:
+        seat = _SEATS.get(seat) if type(seat) is str else None
+        if seat is None:
+            return None
+    text = event.get("text")
+    if type(text) is not str or len(text) > MAX_TEXT:
+        return None
+    fields = {"type": kind, "seat": seat, "text": text, "t": event.get("t")}
+    if "seat" in event:
+        return _event_model(ChatEvent, event, fields, 3)
+    extra = {k: v for k, v in event.items() if k not in fields}
+    t = fields["t"]
+    if (t is not None and (type(t) is not int or t < 0)) or not all(type(k) is str for k in extra):
+        return None
+    return _model(ChatEvent, fields, {k for k in event if k in fields}, extra)
+
+
+_EVENT_MAKERS = {"bid": _make_bid, "partner": _make_card_event(PartnerEvent), "play": _make_card_event(PlayEvent),
+                 "trick": _make_trick, "chat": _make_chat}
+
+
+def _fast_text(value: Any, limit: int = 200) -> bool:
+    return value is None or (type(value) is str and len(value) <= limit)
+
+
+def _fast_open(cls: type, value: Any, names: tuple[str, ...]) -> Any:
+    """A model of only optional short-text fields and extras (``Player``)."""
+    if type(value) is not dict:
+        return None
+    fields = {}
+    fields_set = set()
+    for name in names:
+        if name in value:
+            item = value[name]
+            if not _fast_text(item):
+                return None
+            fields_set.add(name)
+        else:
+            item = None
+        fields[name] = item
+    extra = {k: v for k, v in value.items() if k not in fields} if len(fields_set) != len(value) else {}
+    if not all(type(k) is str for k in extra):
+        return None
+    return _model(cls, fields, fields_set, extra)
+
+
+_LOG_FIELDS = tuple(GameLog.model_fields)
+_DATETIME = None
+
+
+def plain_start_time(value: Any, check: Any) -> "tuple[bool, datetime | None]":
+    """``(ok, value)`` for a ``started_at`` read as pydantic reads it, then ``check`` (the model's
+    own field validator); not ok when pydantic or the check would refuse it (for fast paths)."""
+    global _DATETIME
+    if value is None:
+        return True, None
+    if type(value) is not str:
+        return False, None
+    if _DATETIME is None:
+        from pydantic import TypeAdapter
+
+        _DATETIME = TypeAdapter(datetime)
+    try:
+        return True, check(_DATETIME.validate_python(value))
+    except (ValidationError, PydanticCustomError):
+        return False, None
+
+
+def plain_players(data: dict[str, Any], seats: dict[str, Any]) -> dict[Any, Player] | None:
+    """The ``players`` of a plain log (``seats``: exact seat text -> seat), or None (for fast paths)."""
+    if "players" not in data:
+        return {}
+    given = data["players"]
+    if type(given) is not dict:
+        return None
+    players = {}
+    for key, value in given.items():
+        seat = seats.get(key) if type(key) is str else None
+        player = _fast_open(Player, value, ("name", "id", "bot"))
+        if seat is None or player is None or seat in players:
+            return None
+        players[seat] = player
+    return players
+
+
+def plain_envelope(data: dict[str, Any], cls: type, fields: dict[str, Any]) -> Any:
+    """The log model from its fields (the envelope's own are read here: ``game_id``, ``end``
+    is the caller's, ``meta``) with the fields set and extras validation would give; or None."""
+    game_id = data.get("game_id")
+    meta = data.get("meta", None)
+    if not _fast_text(game_id):
+        return None
+    if "meta" in data:
+        if type(meta) is not dict or not all(type(k) is str for k in meta):
+            return None
+        meta = dict(meta)
+    else:
+        meta = {}
+    fields["game_id"] = game_id
+    fields["meta"] = meta
+    names = tuple(cls.model_fields)
+    ordered = {name: fields[name] for name in names}
+    fields_set = {name for name in names if name in data}
+    extra = {k: v for k, v in data.items() if k not in ordered} if len(fields_set) != len(data) else {}
+    if not all(type(k) is str for k in extra):
+        return None
+    return _model(cls, ordered, fields_set, extra)
+
+
+def build_model(cls: type, fields: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None) -> Any:
+    """A model instance exactly as validation leaves it, for fields already checked (fast paths)."""
+    return _model(cls, fields, fields_set, extra)
+
+
+def _read_plain(data: dict[str, Any]) -> "GameLog | None":
+    """The ``GameLog`` validation would give for a plain log, or None (see above)."""
+    if data.get("notation", "standard") != "standard" or data.get("format") != FORMAT:
+        return None
+    for name in ("first_bidder", "hands", "events"):
+        if name not in data:
+            return None
+    first = _SEATS.get(data["first_bidder"]) if type(data["first_bidder"]) is str else None
+    if first is None:
+        return None
+    hands = data["hands"]
+    if type(hands) is not dict or len(hands) != 4:
+        return None
+    hand_fields = {}
+    for seat in ("N", "E", "S", "W"):
+        cards = hands.get(seat)
+        if type(cards) is not list or len(cards) > 52:
+            return None
+        parsed = list(map(_CARDS.get, cards))  # only text is a key: anything else is None
+        if None in parsed:
+            parsed = [_fast_card(c) for c in cards]
+            if None in parsed:
+                return None
+        hand_fields[seat] = parsed
+    events = data["events"]
+    if type(events) is not list:
+        return None
+    if len(events) > MAX_LOG_EVENTS:
+        return None
+    built = []
+    append = built.append
+    makers = _EVENT_MAKERS
+    counts = dict.fromkeys(EVENT_LIMITS, 0)
+    chat_text = 0
+    for event in events:
+        try:
+            kind = event["type"]
+            make = makers[kind]
+        except (KeyError, TypeError, IndexError):  # not an object, no type, an unknown type
+            return None
+        if type(kind) is not str or type(event) is not dict:
+            return None
+        model = make(event, kind)
+        if model is None:
+            return None
+        counts[kind] += 1
+        if kind == "chat":
+            chat_text += len(model.text)
+        append(model)
+    if chat_text > MAX_CHAT_TEXT or any(n > EVENT_LIMITS[kind] for kind, n in counts.items()):
+        return None  # validation says which limit
+    players = plain_players(data, _SEATS)
+    if players is None:
+        return None
+    rules = data.get("rules", None)
+    if "rules" in data:
+        if type(rules) is not str:
+            return None
+        found = _RULES.get(rules)
+        if found is None:
+            try:
+                found = _RULES[rules] = Rules.from_spec(rules)
+            except RulesError:
+                return None
+        rules = found
+    else:
+        rules = PRESETS["bridgebot"]
+    ok, started = plain_start_time(data.get("started_at"), GameLog._representable_in_utc)
+    if not ok:
+        return None
+    end = data.get("end")
+    if end is not None:
+        if type(end) is not dict or end.get("reason") not in END_REASONS:
+            return None
+        t = end.get("t")
+        if t is not None and (type(t) is not int or t < 0):
+            return None
+        end_fields = {"reason": end["reason"], "t": t}
+        extra = {k: v for k, v in end.items() if k not in end_fields}
+        if not all(type(k) is str for k in extra):
+            return None
+        end = _model(End, end_fields, set(end) - set(extra), extra)
+    fields = {"format": FORMAT, "notation": data.get("notation", "standard"), "started_at": started,
+              "rules": rules, "players": players, "first_bidder": first,
+              "hands": _model(Hands, hand_fields, {"N", "E", "S", "W"}, None), "events": built, "end": end}
+    return plain_envelope(data, GameLog, fields)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -1,6 +1,6 @@
 """A bug while ingesting one game quarantines that game's bytes and lets the batch go on."""
 
-from archive import store as store_module
+from archive import ingest as store_module
 
 from .conftest import write_selfplay
 

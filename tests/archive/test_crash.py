@@ -78,7 +78,10 @@ def test_sigkill_three_times_then_finish(db_url, logs_5000, tmp_path):
             time.sleep(rng.random() * 0.05)  # somewhere inside the next game's transaction, or between
         finally:
             proc.send_signal(signal.SIGKILL)
-            rest, _ = proc.communicate(timeout=60)
+            # read on through proc.stdout itself: communicate() reads the pipe beneath it and
+            # would drop what readline() has buffered (a batch reports many lines at once)
+            rest = proc.stdout.read()
+            proc.wait(timeout=60)
         assert proc.returncode == -signal.SIGKILL, "the ingest ended before it could be killed"
         lines.extend(rest.splitlines(keepends=True))
         reported.update(_reported(lines))

@@ -418,7 +418,7 @@ def test_replay_code_column(archive):
 
 
 def test_replay_code_is_none_only_for_a_game_no_code_can_carry():
-    from archive.store import replay_code
+    from archive.records import replay_code
     from replay.codec import CodeError, encode
     from replay.rules import Rules
 
@@ -433,7 +433,7 @@ def test_replay_code_is_none_only_for_a_game_no_code_can_carry():
 
 
 def test_a_bug_in_the_encoder_surfaces(archive, monkeypatch):
-    import archive.store as store
+    import archive.records as store
 
     def encode_with_a_bug(replay):
         raise ZeroDivisionError("a bug in the encoder")
@@ -463,6 +463,7 @@ def test_fill_codes_fills_missing_codes(archive):
 
 
 def test_listing_plans_agree_and_totals_are_capped(archive, monkeypatch):
+    import archive.queries as queries_module
     import archive.store as store
 
     players = [{"N": {"name": "Alice", "bot": "greedy-1"}, "E": {"name": "Bob"}, "S": {"name": "Cy"},
@@ -474,20 +475,24 @@ def test_listing_plans_agree_and_totals_are_capped(archive, monkeypatch):
                {"bot": "greedy", "sort": "started_at"}, {"has_findings": False, "sort": "-ingested_at"},
                {"started_from": "2026-05-03", "offset": 1, "limit": 3}, {"player": "alice", "sort": "findings"}]
     sparse = [(q, archive.list(**q)) for q in queries]
-    monkeypatch.setattr(store, "DENSE_MATCHES", 0)  # column filters walk the sort index
-    for plan in ("walk", "walk and probe"):
+    monkeypatch.setattr(queries_module, "TAG_PLAN", False)  # the general plan, on games
+    for plan in ("sort", "walk", "walk and probe"):
+        if plan == "walk":
+            monkeypatch.setattr(queries_module, "DENSE_MATCHES", 0)  # column filters walk the sort index
         if plan == "walk and probe":
-            monkeypatch.setattr(store, "DENSE_ROWS", 0)  # player/bot filters probed game by game
+            monkeypatch.setattr(queries_module, "DENSE_ROWS", 0)  # player/bot filters probed game by game
         for q, page in sparse:
             other = archive.list(**q)
             assert [g.public_id for g in other.items] == [g.public_id for g in page.items], (plan, q)
             assert other.total == page.total and other.total_exact
     monkeypatch.setattr(store, "COUNT_CAP", 3)
-    capped = archive.list(player="alice")
-    assert capped.total == 3 and capped.total_exact is False and len(capped.items) == 8
-    exact = archive.list(player="alice", exact_total=True)
-    assert exact.total == 8 and exact.total_exact
-    assert archive.list().total == 8  # no filter: always exact
+    for tag_plan in (False, True):
+        monkeypatch.setattr(queries_module, "TAG_PLAN", tag_plan)
+        capped = archive.list(player="alice")
+        assert capped.total == 3 and capped.total_exact is False and len(capped.items) == 8
+        exact = archive.list(player="alice", exact_total=True)
+        assert exact.total == 8 and exact.total_exact
+        assert archive.list().total == 8  # no filter: always exact
 
 
 def test_a_retried_upload_stays_unlisted(db_url):

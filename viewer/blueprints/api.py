@@ -25,7 +25,7 @@ from replay.log import json_schema as log_json_schema
 from .. import csrf, ratelimit
 from ..app import PageError, error_response
 from ..games import game_titles
-from .games import END_REASONS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
+from .games import END_REASONS, MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
 from .games import FINDING_KINDS as ALL_FINDING_KINDS
 from .stats import stats_json
 from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
@@ -336,6 +336,8 @@ GAME_FILTERS = [
     _query("sort", "order", {"type": "string", "enum": list(SORTS)}),
     _query("page", "page number", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}),
     _query("per_page", "games per page", {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+    _query("after", "a page's next_cursor: the page after it (what the next link carries)",
+           {"type": "string", "maxLength": MAX_CURSOR, "pattern": "^[A-Za-z0-9_-]*$"}),
 ]
 MAX_STEP = 999_999
 TRIAGE_QUERY = [_query("step", "the step to show the engine state at; past the game's last step is a 404",
@@ -409,6 +411,7 @@ def openapi_document() -> dict[str, Any]:
             "per_page": {"type": "integer"}, "pages": {"type": "integer"}, "sort": {"type": "string"},
             "filters": {"type": "object"}, "games": {"type": "array", "items": _ref("Game")},
             "next": NULL_STR, "prev": NULL_STR,
+            "next_cursor": {**NULL_STR, "description": "pass as after for the next page; null on the last"},
         },
     }
     stats_row = {
@@ -478,7 +481,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/games": {"get": {
                 "operationId": "listGames", "summary": "Public games, filtered, sorted and paged",
                 "parameters": GAME_FILTERS,
-                "responses": {"200": _json(_ref("GameList"), "A page of games"), **_errors(400)},
+                "responses": {"200": _json(_ref("GameList"), "A page of games"), **_errors(400, 404)},
             }},
             "/api/games/{id}": {
                 "get": {"operationId": "getGame", "summary": "A public game with its judged replay",

@@ -7,7 +7,8 @@ own facts: ``turns>=30``, ``contract=3NT``, ``winner=P1``), ``rules``, ``contrac
 ``result`` (``declarer``/``defenders``), ``end_reason``, ``finding_kind``, ``has_findings``
 (``yes``/``no``), ``from`` and ``to`` (dates, ``to`` inclusive). ``sort`` is
 ``started_at``, ``ingested_at`` or ``findings``, ``-`` in front for descending; ``page`` and
-``per_page`` (at most 100) page through. Only listed games are shown: unlisted uploads never.
+``per_page`` (at most 100) page through; ``after`` (the ``next_cursor`` of a page, which the
+``next`` link carries) starts the page after that one without counting through the ones before. Only listed games are shown: unlisted uploads never.
 A bad parameter is a 400 that names it.
 """
 
@@ -32,11 +33,12 @@ FINDING_KINDS = vocabulary("finding_kinds")
 SORTS = ("-started_at", "started_at", "-ingested_at", "ingested_at", "-findings", "findings")
 TEXT_FILTERS = ("game", "player", "bot", "winner", "fact", "rules", "contract", "declarer", "result", "end_reason",
                 "finding_kind")
-PARAMS = (*TEXT_FILTERS, "has_findings", "from", "to", "sort", "page", "per_page")
+PARAMS = (*TEXT_FILTERS, "has_findings", "from", "to", "sort", "page", "per_page", "after")
 DEFAULT_PER_PAGE = 25
 MAX_PER_PAGE = 100
 MAX_PAGE = 100_000
 MAX_TEXT = 100
+MAX_CURSOR = 200
 
 
 def _date(value: str, name: str) -> datetime:
@@ -96,7 +98,10 @@ def parse_query(args) -> dict[str, Any]:
         raise PageError(f"sort must be one of {', '.join(SORTS)}", 400, "Bad parameter")
     per_page = _int(args.get("per_page"), "per_page", DEFAULT_PER_PAGE, 1, MAX_PER_PAGE)
     page = _int(args.get("page"), "page", 1, 1, MAX_PAGE)
-    return {"filters": filters, "sort": sort, "page": page, "per_page": per_page}
+    after = (args.get("after") or "").strip()
+    if len(after) > MAX_CURSOR or not after.isascii():
+        raise PageError("after must be a page's next_cursor", 400, "Bad parameter")
+    return {"filters": filters, "sort": sort, "page": page, "per_page": per_page, "after": after or None}
 
 
 def game_json(item) -> dict[str, Any]:
@@ -124,21 +129,25 @@ def game_json(item) -> dict[str, Any]:
 
 def listing(args) -> dict[str, Any]:
     """The JSON of a games listing (also what the page renders)."""
-    from archive import ArchiveError
+    from archive.store import ArchiveError, CursorError
 
     query = parse_query(args)
     try:
-        page = get_archive().list(listed=True, sort=query["sort"], limit=query["per_page"],
-                                  offset=(query["page"] - 1) * query["per_page"], **query["filters"])
+        # the next link carries a cursor: a deep page is one index range, not an OFFSET
+        offset = 0 if query["after"] else (query["page"] - 1) * query["per_page"]
+        page = get_archive().list(listed=True, sort=query["sort"], limit=query["per_page"], offset=offset,
+                                  cursor=query["after"], **query["filters"])
+    except CursorError as exc:  # names no page of this listing
+        raise PageError(str(exc), 404, "No such page") from None
     except ArchiveError as exc:
         raise PageError(str(exc), 400, "Bad filter") from None
-    kept = {k: v for k, v in args.items() if k in PARAMS and k != "page" and v}
+    kept = {k: v for k, v in args.items() if k in PARAMS and k not in ("page", "after") and v}
     pages = max(1, -(-page.total // query["per_page"]))
     # past COUNT_CAP matches the archive gives a lower bound: say "1,000+" and keep paging
-    more = not page.total_exact and len(page.items) == query["per_page"]
+    more = page.next_cursor is not None
 
-    def page_link(number: int) -> str:
-        return "?" + urlencode({**kept, "page": number})
+    def page_link(number: int, after: str | None = None) -> str:
+        return "?" + urlencode({**kept, "page": number, **({"after": after} if after else {})})
 
     return {
         "total": page.total,
@@ -147,9 +156,11 @@ def listing(args) -> dict[str, Any]:
         "per_page": query["per_page"],
         "pages": pages,
         "sort": query["sort"],
-        "filters": {k: v for k, v in args.items() if k in PARAMS and k not in ("sort", "page", "per_page") and v},
+        "filters": {k: v for k, v in args.items() if k in PARAMS and k not in ("sort", "page", "per_page", "after")
+                    and v},
         "games": [game_json(item) for item in page.items],
-        "next": page_link(query["page"] + 1) if query["page"] < pages or more else None,
+        "next": page_link(query["page"] + 1, page.next_cursor) if more else None,
+        "next_cursor": page.next_cursor,
         "prev": page_link(query["page"] - 1) if query["page"] > 1 else None,
     }
 

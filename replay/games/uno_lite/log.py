@@ -41,7 +41,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from replay.log import LogFormatError, Player
+from replay.log import LogFormatError, Player, build_model, plain_envelope, plain_players, plain_start_time
 
 from .cards import CARD_TEXT, DECK_SIZE, CardParseError, parse_card
 
@@ -264,9 +264,127 @@ def parse(data: dict[str, Any], source: str | None = None) -> UnoLog:
     if not isinstance(data, dict):
         raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
     try:
+        fast = _read_plain(data)
+    except TypeError:  # an unhashable value where a seat or card goes
+        fast = None
+    if fast is not None:
+        return fast
+    try:
         return UnoLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+# --- the fast path (as in replay.log): plain logs are read without pydantic's per-field
+# validators and give the very same models; anything else is validated in full, so every error
+# is pydantic's own.
+
+_SEATS = {seat: seat for seat in SEATS}
+_CARDS: dict[str, int] = {}
+
+
+def _plain_card(value: Any) -> int | None:
+    card = _CARDS.get(value)
+    if card is None and type(value) is str and len(_CARDS) < 4096:
+        try:
+            card = _CARDS[value] = parse_card(value)
+        except CardParseError:
+            return None
+    return card
+
+
+def _plain_event(event: Any) -> Any:
+    if type(event) is not dict:
+        return None
+    kind = event.get("type")
+    if type(kind) is not str or kind not in EVENT_TYPES:
+        return None
+    t = event.get("t")
+    if t is not None and (type(t) is not int or t < 0):
+        return None
+    seat = event.get("seat")
+    if kind == "chat":
+        if seat is not None and _SEATS.get(seat) is None:
+            return None
+        text = event.get("text")
+        if type(text) is not str or len(text) > MAX_TEXT:
+            return None
+        cls, fields = ChatEvent, {"type": kind, "seat": seat, "text": text, "t": t}
+    else:
+        if _SEATS.get(seat) is None:
+            return None
+        if kind == "pass":
+            cls, fields = PassEvent, {"type": kind, "seat": seat, "t": t}
+        else:
+            card = _plain_card(event.get("card"))
+            if card is None:
+                return None
+            cls = PlayEvent if kind == "play" else DrawEvent
+            fields = {"type": kind, "seat": seat, "card": card, "t": t}
+    if len(event) == len(fields) and "t" in event and (kind != "chat" or "seat" in event):
+        return build_model(cls, fields, set(fields), {})
+    extra = {k: v for k, v in event.items() if k not in fields}
+    if not all(type(k) is str for k in extra):
+        return None
+    return build_model(cls, fields, {k for k in event if k in fields}, extra)
+
+
+def _read_plain(data: dict[str, Any]) -> UnoLog | None:
+    """The ``UnoLog`` validation would give for a plain log, or None."""
+    if data.get("format") != FORMAT:
+        return None
+    for name in ("first_player", "hands", "starter", "events"):
+        if name not in data:
+            return None
+    first = _SEATS.get(data["first_player"])
+    hands = data["hands"]
+    starter = _plain_card(data["starter"])
+    if first is None or starter is None or type(hands) is not dict or len(hands) != 2:
+        return None
+    hand_fields = {}
+    for seat in SEATS:
+        cards = hands.get(seat)
+        if type(cards) is not list or len(cards) > MAX_HAND:
+            return None
+        parsed = [_plain_card(c) for c in cards]
+        if None in parsed:
+            return None
+        hand_fields[seat] = parsed
+    events = data["events"]
+    if type(events) is not list or len(events) > MAX_EVENTS:
+        return None
+    built = []
+    chats = 0
+    for event in events:
+        model = _plain_event(event)
+        if model is None:
+            return None
+        chats += model.type == "chat"
+        built.append(model)
+    if chats > MAX_CHAT or len(built) - chats > MAX_GAME_EVENTS:
+        return None
+    players = plain_players(data, _SEATS)
+    if players is None:
+        return None
+    ok, started = plain_start_time(data.get("started_at"), UnoLog._representable_in_utc)
+    if not ok:
+        return None
+    end = data.get("end")
+    if end is not None:
+        if type(end) is not dict or end.get("reason") not in END_REASONS:
+            return None
+        t, winner = end.get("t"), end.get("winner")
+        if (t is not None and (type(t) is not int or t < 0)) or (winner is not None and _SEATS.get(winner) is None):
+            return None
+        end_fields = {"reason": end["reason"], "winner": winner, "t": t}
+        extra = {k: v for k, v in end.items() if k not in end_fields}
+        if not all(type(k) is str for k in extra):
+            return None
+        end = build_model(End, end_fields, set(end) - set(extra), extra)
+    fields = {"format": FORMAT, "started_at": started, "players": players, "first_player": first,
+              "hands": build_model(Hands, hand_fields, set(SEATS), None), "starter": starter, "events": built,
+              "end": end}
+    return plain_envelope(data, UnoLog, fields)
 
 
 def json_schema() -> dict[str, Any]:

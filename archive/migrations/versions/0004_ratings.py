@@ -1,8 +1,8 @@
 """Ratings: per game, each bot's and player's rating, its history, and how far it got.
 
-Revision ID: 0003_ratings
-Revises: 0002
-Create Date: 2026-11-30
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-24
 
 Three new tables, filled by ``Archive.refresh_ratings`` (``archive/ratings.py``), never by
 this migration: ``ratings`` (the current rating, games, wins and championship score per game,
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003_ratings"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,636 @@
+"""Ingest: inputs in, games judged and stored once, every byte kept.
+
+Inputs are taken in batches (``BATCH_GAMES`` games, or one input when it is given alone).
+Everything that needs no database happens first, outside any transaction: reading (each log
+parsed once), the canonical SHA-256 (each log serialised once), judging by the game's rules
+engine (only games not already stored; each judged once, and the replay code is made from
+that judgement) and the rows to write. Then one transaction stores the whole batch:
+
+1. On PostgreSQL it first takes a transaction-level advisory lock on every key the batch may
+   insert (games' canonical SHA-256, blobs' and receipts' SHA-256), all at once in sorted
+   order. Two ingesters racing on the same game therefore wait for each other instead of
+   colliding on a unique index, and cannot deadlock: every process takes its locks in the
+   same global order before it writes anything.
+2. It looks up, in a few statements for the whole batch, which games, blobs, receipts and
+   quarantined inputs are already there, and writes the rest with one multi-row statement
+   per table (``RETURNING`` the new ids).
+3. All of that runs inside a savepoint. Should the database refuse something (a value it
+   cannot hold), the savepoint is rolled back and the batch is written again game by game,
+   each in its own savepoint, so that only the game at fault is quarantined.
+
+A batch that is interrupted (the process killed) leaves nothing behind; every other process
+goes on, and a re-run stores what the batch held.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
+
+from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, is_log_name, read_logs
+
+from .blobs import BlobStore
+from .ids import PublicIds
+from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, Receipt
+from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
+                      _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
+                      replay_code)
+from .summaries import Summaries, delta_rows, game_counts, game_tags, started_key
+
+#: Games stored per transaction.
+BATCH_GAMES = 64
+#: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
+BATCH_BYTES = 8 * 1024 * 1024
+#: Batches between two folds of the counter deltas (readers add the unfolded ones).
+FOLD_EVERY = 4
+#: Folders with more entries than this are walked in the order the file system gives (not
+#: sorted), so that a walk never holds a huge folder's names in memory.
+SORTED_FOLDER = 10_000
+
+
+def canonical_sha256(log) -> str:
+    """SHA-256 of the game's compact canonical JSON, the key that makes re-encoded copies one game.
+
+    pydantic's own serializer gives the same bytes as ``GameLog.canonical_json()`` (compact,
+    UTF-8, ``None`` left out) at a third of the cost.
+    """
+    return _sha(log.model_dump_json(exclude_none=True).encode("utf-8"))
+
+
+@dataclass(slots=True, eq=False)
+class _Game:
+    """One game (or one unreadable input) of a batch, as it goes through ingest."""
+
+    raw: bytes
+    source: str
+    origin: str
+    listed: bool
+    entry: LogEntry | None = None
+    sha: str = ""
+    canonical: str | None = None
+    error: str | None = None          # quarantined for this reason
+    rows: dict[str, Any] | None = None  # the judged game's rows, ready to insert
+    result: IngestResult | None = None
+    blob_id: int | None = None
+
+
+@dataclass(slots=True, eq=False)
+class _Input:
+    """One input (a file, an upload): its games and how its receipt is made."""
+
+    data: bytes
+    source: str
+    origin: str
+    games: list[_Game] = field(default_factory=list)
+    # the receipt's segments: a game of this input (its blob) or bytes kept as their own blob
+    segments: list[_Game | bytes] = field(default_factory=list)
+    rejected: IngestResult | None = None
+
+    @property
+    def results(self) -> list[IngestResult]:
+        if self.rejected is not None:
+            return [self.rejected]
+        return [g.result for g in self.games if g.result is not None]
+
+
+class Ingester:
+    """Takes inputs into one archive database (see the module docstring)."""
+
+    def __init__(self, engine: Engine, ids: PublicIds, blobs: BlobStore, summaries: Summaries, *,
+                 max_input_bytes: int, max_decompressed: int, auto_train: bool = True):
+        self.engine = engine
+        self.ids = ids
+        self.blobs = blobs
+        self.summaries = summaries
+        self.max_input_bytes = max_input_bytes
+        self.max_decompressed = max_decompressed
+        self.auto_train = auto_train
+        self.postgres = engine.dialect.name == "postgresql"
+        self._unfolded = 0
+
+    # -- entry points -------------------------------------------------------------------------
+    def ingest_bytes(self, data: bytes, source: str, *, origin: str = "file", listed: bool = True
+                     ) -> list[IngestResult]:
+        """Every game in one input, in one transaction; the input's bytes are kept."""
+        if origin not in ("file", "upload"):
+            raise ArchiveError(f"origin must be 'file' or 'upload', not {origin!r}")
+        item = self._plan(data, source, origin, listed)
+        self._store([item])
+        self.fold()
+        return item.results
+
+    def ingest_file(self, path: str, *, stdin: BinaryIO | None = None) -> list[IngestResult]:
+        """One file (or ``-``): read with the size limit, then ``ingest_bytes``."""
+        item = self._read(path, stdin)
+        self._store([item])
+        self.fold()
+        return item.results
+
+    def ingest_paths(self, paths: Iterable[str], progress: Callable[[int, int, list[IngestResult]], None] | None = None,
+                     *, stdin: BinaryIO | None = None) -> list[IngestResult]:
+        """Ingest files, folders (recursive) and ``-`` (standard input); every result.
+
+        ``progress(done_files, total_files, results)`` is called after each file; the total is
+        only known once the walk is over, so it is the count so far until then.
+        """
+        results: list[IngestResult] = []
+        for done, (_path, found) in enumerate(self.iter_paths(paths, stdin=stdin), start=1):
+            results.extend(found)
+            if progress is not None:
+                progress(done, done, found)
+        return results
+
+    def iter_paths(self, paths: Iterable[str], *, stdin: BinaryIO | None = None
+                   ) -> Iterator[tuple[str, list[IngestResult]]]:
+        """``(path, results)`` per file, each yielded once its batch is committed.
+
+        Files are found as the walk goes (nothing is listed or stat-ed ahead), and at most one
+        batch of inputs is held in memory.
+        """
+        # One batch is committed by a writer thread while the next is read and judged: the
+        # database's own work (and SQLite's and psycopg's C code) runs beside the judging.
+        # (An in-memory SQLite database has one connection, which two threads cannot share.)
+        pipelined = not isinstance(self.engine.pool, StaticPool)
+        writer = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer") if pipelined else None
+        in_flight: tuple[Any, list[tuple[str, _Input]]] | None = None
+        try:
+            for batch in self._batches(paths, stdin):
+                self._prepare([i for _, i in batch])
+                if writer is None:
+                    self._commit([i for _, i in batch])
+                    yield from ((p, i.results) for p, i in batch)
+                    continue
+                if in_flight is not None:
+                    in_flight[0].result()
+                    yield from ((p, i.results) for p, i in in_flight[1])
+                in_flight = (writer.submit(self._commit, [i for _, i in batch]), batch)
+            if in_flight is not None:
+                in_flight[0].result()
+                yield from ((p, i.results) for p, i in in_flight[1])
+                in_flight = None
+            self.fold()
+        finally:
+            if writer is not None:
+                if in_flight is not None:  # stopped half-way (an error, Ctrl-C): let the batch finish
+                    in_flight[0].exception()
+                writer.shutdown(wait=True)
+
+    def _batches(self, paths: Iterable[str], stdin: BinaryIO | None) -> Iterator[list[tuple[str, _Input]]]:
+        batch: list[tuple[str, _Input]] = []
+        games = size = 0
+        for path in walk_paths(paths):
+            item = self._read(path, stdin)
+            batch.append((path, item))
+            games += max(1, len(item.games))
+            size += len(item.data)
+            if games >= BATCH_GAMES or size >= BATCH_BYTES:
+                yield batch
+                batch, games, size = [], 0, 0
+        if batch:
+            yield batch
+
+    def store_entries(self, raw: bytes, entries: list[LogEntry], source: str, origin: str, listed: bool
+                      ) -> list[IngestResult]:
+        """Games already read from ``raw`` (a quarantined input read again), without a receipt."""
+        item = _Input(raw, source, origin)
+        single = len(entries) == 1 and entries[0].source == source
+        lines = raw.split(b"\n")
+        for entry in entries:
+            if single:
+                part = raw
+            elif raw.startswith(ZSTD_MAGIC):
+                part = entry.raw
+            else:
+                part = lines[int(entry.source.rsplit(":", 1)[1]) - 1]
+            item.games.append(_Game(part, entry.source, origin, listed, entry=entry))
+        self._store([item], receipts=False)
+        self.fold()
+        return item.results
+
+    # -- reading (no database) ----------------------------------------------------------------
+    def _read(self, path: str, stdin: BinaryIO | None) -> _Input:
+        if path == "-":
+            stream = stdin or sys.stdin.buffer
+            data = stream.read(self.max_input_bytes + 1)
+            if len(data) > self.max_input_bytes:
+                return _rejected("<stdin>", f"standard input is over the limit of {self.max_input_bytes:,} bytes")
+            return self._plan(data, "<stdin>", "file", True)
+        try:
+            size = os.stat(path).st_size
+            if size > self.max_input_bytes:
+                return _rejected(path, f"file is {size:,} bytes, over the limit of {self.max_input_bytes:,} bytes")
+            with open(path, "rb") as fh:
+                data = fh.read(self.max_input_bytes + 1)
+        except OSError as exc:
+            return _rejected(path, f"cannot read: {exc.strerror or exc}")
+        if len(data) > self.max_input_bytes:
+            return _rejected(path, f"file grew past the limit of {self.max_input_bytes:,} bytes")
+        return self._plan(data, path, "file", True)
+
+    def _plan(self, data: bytes, source: str, origin: str, listed: bool) -> _Input:
+        """An input read into its games, and how its bytes come back (its receipt)."""
+        item = _Input(data, source, origin)
+        if len(data) > self.max_input_bytes:
+            item.rejected = IngestResult(source, REJECTED, error=(
+                f"input is {len(data):,} bytes, over the limit of {self.max_input_bytes:,} bytes"))
+            return item
+        entries = read_logs(data, source, max_decompressed=self.max_decompressed)
+        compressed = data.startswith(ZSTD_MAGIC)
+        single = len(entries) == 1 and entries[0].source == source
+        if not single and not any(e.ok for e in entries) and not _looks_like_json_lines(data, compressed):
+            # a pretty-printed JSON file that is broken, not a batch of broken lines
+            single = True
+            entries = [LogEntry(source, data, error=_whole_error(data, source))]
+        if single:
+            game = _Game(data, source, origin, listed, entry=entries[0])
+            item.games.append(game)
+            item.segments.append(game)
+        elif compressed:
+            item.games.extend(_Game(e.raw, e.source, origin, listed, entry=e) for e in entries)
+            item.segments.append(data)
+        else:
+            lines = data.split(b"\n")
+            by_line: dict[int, _Game] = {}
+            for entry in entries:
+                number = int(entry.source.rsplit(":", 1)[1])
+                game = _Game(lines[number - 1], entry.source, origin, listed, entry=entry)
+                item.games.append(game)
+                by_line[number - 1] = game
+            item.segments.extend(by_line.get(i, line) for i, line in enumerate(lines))
+        return item
+
+    def _judge(self, game: _Game) -> None:
+        """The game's rows, from the one judgement of its log (or why it is quarantined)."""
+        log = game.entry.log
+        try:
+            replay = log.replay()
+        except Exception as exc:  # an engine bug must not stop the batch: keep the input
+            game.error = f"the rules engine failed on this game: {exc!r}"
+            return
+        try:
+            game.rows = _rows(log, replay, game)
+        except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+            game.error = _internal(exc)
+
+    # -- storing ------------------------------------------------------------------------------
+    def _store(self, items: Sequence[_Input], receipts: bool = True) -> None:
+        self._prepare(items)
+        self._commit(items, receipts)
+
+    def _prepare(self, items: Sequence[_Input]) -> None:
+        """Everything before the transaction: hashes, and judging the games not stored yet."""
+        games = [g for item in items if item.rejected is None for g in item.games]
+        for game in games:
+            game.sha = _sha(game.raw)
+            if game.entry is None or game.entry.log is None:
+                if game.error is None:
+                    game.error = str(game.entry.error) if game.entry is not None else "not a game log"
+                continue
+            try:
+                game.canonical = canonical_sha256(game.entry.log)
+            except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+                game.error = _internal(exc)
+        # judge only games not stored yet (a re-run over the same folder judges nothing)
+        wanted = [g for g in games if g.canonical is not None and g.error is None]
+        with self.engine.connect() as conn:
+            known = self._known_games(conn, {g.canonical for g in wanted})
+        for game in wanted:
+            if game.canonical not in known:
+                self._judge(game)
+
+    def _commit(self, items: Sequence[_Input], receipts: bool = True) -> None:
+        """The batch's one transaction (see the module docstring)."""
+        games = [g for item in items if item.rejected is None for g in item.games]
+        if not games:
+            return
+        with self.engine.execution_options(write=True).begin() as conn:
+            self._lock(conn, items, games)
+            try:
+                with conn.begin_nested():
+                    self._write(conn, games)
+                    if receipts:
+                        self._receipts(conn, items)
+            except DBAPIError as exc:
+                if isinstance(exc, OperationalError) and not _refused(exc):
+                    raise  # the database itself failed: nothing can be stored, say so
+                for game in games:  # one game's value the database refuses: find it, keep the others
+                    game.result = game.blob_id = None
+                    try:
+                        with conn.begin_nested():
+                            self._write(conn, [game])
+                    except DBAPIError as one:
+                        if isinstance(one, OperationalError) and not _refused(one):
+                            raise
+                        game.rows, game.result, game.blob_id = None, None, None
+                        game.error = f"the database refused this game: {_first_line(one)}"
+                        with conn.begin_nested():
+                            self._write(conn, [game])
+                if receipts:
+                    self._receipts(conn, items)
+        self._unfolded += 1
+        if self._unfolded >= FOLD_EVERY:
+            self.fold()
+        if self.auto_train:
+            self.blobs.maybe_train()
+
+    def fold(self) -> None:
+        """Fold the counter deltas this archive has written (readers add unfolded ones anyway)."""
+        self._unfolded = 0
+        self.summaries.fold()
+
+    def _lock(self, conn: Connection, items: Sequence[_Input], games: Sequence[_Game]) -> None:
+        """PostgreSQL: lock every key this batch may insert, in one global order (no deadlock)."""
+        if not self.postgres:
+            return
+        keys = {g.sha for g in games} | {g.canonical for g in games if g.canonical}
+        keys |= {_sha(s) for item in items for s in item.segments if isinstance(s, bytes)}
+        keys |= {_sha(item.data) for item in items}
+        numbers = sorted({int(k[:15], 16) for k in keys})
+        conn.execute(text("SELECT count(pg_advisory_xact_lock(k)) FROM "
+                          "(SELECT k FROM unnest(CAST(:keys AS bigint[])) AS k ORDER BY k) AS sorted_keys"),
+                     {"keys": numbers})
+
+    def _known_games(self, conn: Connection, shas: set[str]) -> dict[str, Any]:
+        found = {}
+        ordered = sorted(shas)
+        for start in range(0, len(ordered), 500):
+            for row in conn.execute(select(Game.canonical_sha256, Game.id, Game.findings)
+                                    .where(Game.canonical_sha256.in_(ordered[start:start + 500]))):
+                found[row.canonical_sha256] = row
+        return found
+
+    def _blob_ids(self, conn: Connection, raws: dict[str, bytes]) -> tuple[dict[str, int], set[str]]:
+        """Blob ids for ``{sha: raw}``, storing the new ones; and which were new."""
+        ids: dict[str, int] = {}
+        ordered = sorted(raws)
+        for start in range(0, len(ordered), 500):
+            ids.update((r.sha256, r.id) for r in conn.execute(
+                select(Blob.sha256, Blob.id).where(Blob.sha256.in_(ordered[start:start + 500]))))
+        new = [sha for sha in ordered if sha not in ids]
+        if new:
+            rows = []
+            for sha in new:
+                dict_id, data = self.blobs.compressor.compress(raws[sha])
+                rows.append({"sha256": sha, "size": len(raws[sha]), "dictionary_id": dict_id, "data": data})
+            returned = conn.execute(insert(Blob.__table__).returning(Blob.sha256, Blob.id, sort_by_parameter_order=True),
+                                    rows)
+            ids.update((r.sha256, r.id) for r in returned)
+            self.blobs.count += len(new)
+        return ids, set(new)
+
+    def _write(self, conn: Connection, games: Sequence[_Game]) -> None:
+        """Store a batch's games: a few statements for all of them."""
+        known = self._known_games(conn, {g.canonical for g in games if g.canonical and g.error is None})
+        first: dict[str, _Game] = {}
+        new_games: list[_Game] = []
+        for game in games:
+            if game.error is not None or game.canonical is None:
+                continue
+            if game.canonical in known or game.canonical in first:
+                continue
+            if game.rows is None:
+                self._judge(game)  # it was there when the batch was read, and is gone now
+                if game.error is not None:
+                    continue
+            first[game.canonical] = game
+            new_games.append(game)
+        blob_ids, new_blobs = self._blob_ids(conn, {g.sha: g.raw for g in games})
+        for game in games:
+            game.blob_id = blob_ids[game.sha]
+        # unreadable inputs: into the quarantine (once per bytes)
+        quarantined = [g for g in games if g.error is not None]
+        if quarantined:
+            held = set(conn.execute(select(Quarantined.blob_id).where(
+                Quarantined.blob_id.in_(sorted({g.blob_id for g in quarantined})))).scalars())
+            rows = []
+            for game in quarantined:
+                fresh = game.blob_id not in held
+                if fresh:
+                    held.add(game.blob_id)
+                    rows.append({"blob_id": game.blob_id, "source": game.source, "origin": game.origin,
+                                 "error": game.error, "received_at": _now()})
+                game.result = IngestResult(game.source, QUARANTINED, error=game.error, new=fresh)
+            if rows:
+                conn.execute(insert(Quarantined.__table__), rows)
+        # new games, then their seats, findings, facts, tags and counters
+        if new_games:
+            now = _now()
+            rows = []
+            for game in new_games:
+                row = game.rows["game"]
+                row.update(raw_blob_id=game.blob_id, ingested_at=now)
+                rows.append(row)
+            returned = conn.execute(insert(Game.__table__).returning(Game.id, sort_by_parameter_order=True), rows)
+            players, findings, facts, tags, deltas = [], [], [], [], []
+            for game, (game_id,) in zip(new_games, returned.all()):
+                parts = game.rows
+                key = started_key(parts["game"]["started_at"])
+                for p in parts["players"]:
+                    players.append({**p, "game_id": game_id})
+                findings.extend({**f, "game_id": game_id} for f in parts["findings"])
+                facts.extend({**f, "game_id": game_id} for f in parts["facts"])
+                tags.extend({"tag": t, "started_key": key, "game_id": game_id, "listed": game.listed}
+                            for t in parts["tags"])
+                deltas.extend(delta_rows(parts["counts"], listed=game.listed))
+                game.blob_id = parts["game"]["raw_blob_id"]
+                status = STORED_WITH_FINDINGS if parts["game"]["findings"] else STORED
+                game.result = IngestResult(game.source, status, self.ids.encode(game_id), parts["game"]["findings"])
+                known[game.canonical] = _Known(game_id, parts["game"]["findings"])
+                if game.sha not in new_blobs:  # bytes once quarantined that now read: out of quarantine
+                    conn.execute(update(Quarantined).where(Quarantined.blob_id == game.blob_id,
+                                                           Quarantined.resolved == False)  # noqa: E712
+                                 .values(resolved=True, resolved_at=_now()))
+            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts), (GameTag, tags)):
+                insert_many(conn, table.__table__, values)
+            self.summaries.add(conn, deltas)
+        # duplicates: the game is there; these bytes were kept only if they are new
+        for game in games:
+            if game.result is None and game.canonical is not None:
+                there = known[game.canonical]
+                game.result = IngestResult(game.source, DUPLICATE, self.ids.encode(there.id), there.findings,
+                                           new=game.sha in new_blobs)
+
+    def _receipts(self, conn: Connection, items: Sequence[_Input]) -> None:
+        """One receipt per input never received before: its bytes as the blobs of its segments."""
+        wanted = {}
+        for item in items:
+            if item.rejected is None and item.segments:
+                wanted.setdefault(_sha(item.data), item)
+        if not wanted:
+            return
+        there = set(conn.execute(select(Receipt.sha256).where(Receipt.sha256.in_(sorted(wanted)))).scalars())
+        missing = [(sha, item) for sha, item in sorted(wanted.items()) if sha not in there]
+        if not missing:
+            return
+        loose = {_sha(s): s for _, item in missing for s in item.segments if isinstance(s, bytes)}
+        loose_ids, _ = self._blob_ids(conn, loose) if loose else ({}, set())
+        rows = []
+        for sha, item in missing:
+            blob_ids = [s.blob_id if isinstance(s, _Game) else loose_ids[_sha(s)] for s in item.segments]
+            rows.append({"sha256": sha, "source": item.source, "origin": item.origin, "received_at": _now(),
+                         "size": len(item.data), "blob_ids": json.dumps(blob_ids)})
+        conn.execute(insert(Receipt.__table__), rows)
+
+
+@dataclass(slots=True)
+class _Known:
+    id: int
+    findings: int
+
+
+def _rows(log, replay, game: _Game) -> dict[str, Any]:
+    """Everything stored about one judged game, before its ids are known."""
+    findings = replay.findings
+    outcome = replay.outcome()
+    winners = set(outcome.winners)
+    decided = bool(winners)
+    players = {}
+    player_rows = []
+    for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
+        seat = _seat_name(seat)
+        info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
+        players[seat] = info
+        player_rows.append({
+            "seat": seat, "name": player.name, "name_lc": _lc(player.name),
+            "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
+            "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
+            "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
+        })
+    kinds = sorted({f.kind for f in findings})
+    row = {
+        "canonical_sha256": game.canonical,
+        "game_id": log.game_id,
+        "started_at": _utc_naive(log.started_at),
+        "game": replay.game.name,
+        "rules": str(outcome.facts.get("rules", replay.game.name)),
+        "players": json.dumps(players, ensure_ascii=False, separators=(",", ":")),
+        # floating bridge's own columns (release 0.1); every game's facts are in game_facts
+        "contract": outcome.facts.get("contract"),
+        "declarer": outcome.facts.get("declarer"),
+        "partner_seat": outcome.facts.get("partner_seat"),
+        "result": outcome.facts.get("result"),
+        "end_reason": replay.end_reason,
+        "findings": len(findings),
+        "finding_kinds": ",".join(kinds),
+        "source": game.source,
+        "origin": game.origin,
+        "code": replay_code(replay),
+        "listed": game.listed,
+    }
+    finding_rows = [{"number": i, "kind": f.kind, "seat": None if f.seat is None else _seat_name(f.seat)}
+                    for i, f in enumerate(findings)]
+    fact_rows = [{"name": name, "value": str(value)[:200],
+                  "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
+                 for name, value in sorted(outcome.facts.items())]
+    tags = game_tags(row, player_rows, kinds, [(f["name"], f["value"]) for f in fact_rows])
+    counts = game_counts(row, player_rows, [f["seat"] for f in finding_rows], tags)
+    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "tags": tags,
+            "counts": counts}
+
+
+def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) -> None:
+    """``INSERT`` many rows of plain values with one driver-level executemany.
+
+    SQLAlchemy's per-row parameter processing is most of the cost of inserting the dozens of
+    index rows each game has; the values here need none but SQLite's datetimes as text.
+    """
+    if not rows:
+        return
+    dialect = conn.dialect
+    columns = list(rows[0])
+    mark = "?" if dialect.paramstyle == "qmark" else "%s"
+    sql = (f"INSERT INTO {table.name} ({', '.join(columns)}) "
+           f"VALUES ({', '.join([mark] * len(columns))})")
+    times = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
+    values = [tuple(row.values()) for row in rows]  # every row has its columns in one order
+    if times and dialect.name == "sqlite":  # SQLAlchemy's text form of a datetime there
+        for i, row in enumerate(values):
+            row = list(row)
+            for j in times:
+                if row[j] is not None:
+                    row[j] = row[j].isoformat(" ", "microseconds")
+            values[i] = tuple(row)
+    conn.exec_driver_sql(sql, values)
+
+
+def _rejected(source: str, error: str) -> _Input:
+    item = _Input(b"", source, "file")
+    item.rejected = IngestResult(source, REJECTED, error=error)
+    return item
+
+
+def _internal(exc: Exception) -> str:
+    return f"internal error while ingesting (a bug, please report it): {exc!r}"[:2000]
+
+
+def _refused(exc: OperationalError) -> bool:
+    """Whether an OperationalError is about one value (SQLite says so for, e.g., a string too big)."""
+    return "too big" in str(exc.orig) if getattr(exc, "orig", None) is not None else False
+
+
+def _first_line(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    lines = str(orig if orig is not None else exc).strip().splitlines()
+    return (lines[0] if lines else exc.__class__.__name__)[:500]
+
+
+def walk_paths(paths: Iterable[str]) -> Iterator[str]:
+    """Files named, and the log files inside named folders, recursively, as the walk finds them.
+
+    Like ``replay.log.expand_paths`` (hidden and temporary files skipped, ``-`` for standard
+    input, the same errors for a missing path), but streaming: folders are read one at a time
+    and, up to ``SORTED_FOLDER`` entries, in sorted order.
+    """
+    for p in paths:
+        if p == "-":
+            yield p
+            continue
+        if os.path.isdir(p):
+            yield from _walk_folder(p)
+        elif os.path.isfile(p):
+            yield p
+        elif os.path.exists(p):
+            raise InputPathError(f"{p}: not a file or folder")
+        else:
+            raise InputPathError(f"{p}: no such file or folder")
+
+
+def _walk_folder(folder: str) -> Iterator[str]:
+    try:
+        with os.scandir(folder) as it:
+            entries: Iterable[os.DirEntry] = list(_take(it, SORTED_FOLDER + 1))
+            if len(entries) <= SORTED_FOLDER:  # type: ignore[arg-type]
+                entries = sorted(entries, key=lambda e: e.name)  # type: ignore[arg-type]
+                streamed = None
+            else:
+                streamed = it
+            for entry in _chain(entries, streamed):
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=True):
+                    yield from _walk_folder(entry.path)
+                elif entry.is_file(follow_symlinks=True) and is_log_name(entry.name):
+                    yield entry.path
+    except PermissionError:
+        return
+
+
+def _take(it, n: int):
+    for i, entry in enumerate(it):
+        yield entry
+        if i + 1 >= n:
+            return
+
+
+def _chain(first, rest):
+    yield from first
+    if rest is not None:
+        yield from rest

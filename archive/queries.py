@@ -1,0 +1,538 @@
+"""Queries: a game by id, listings with every filter, totals and statistics.
+
+A listing pages through an index in its own order, never sorting its matches and never
+skipping rows it has already shown (keyset paging: ``Page.next_cursor`` is where the next
+page starts; ``offset`` still works for old callers):
+
+- sorted by start time (the default, and what the web and the API use), every filter but a
+  wildcard player and a numeric fact range is a *tag* (``archive/summaries.py``). The tag with
+  the fewest games (``counters``) drives: its range of ``game_tags`` is read in (start time,
+  game) order from the cursor on, each row checked against the other tags by primary key.
+  A single filter reads exactly one page of index entries, whatever the size of the archive;
+  totals come from ``counters``.
+- sorted by ingest time or findings, or with a wildcard player or a fact range, the general
+  plan filters ``games`` with subqueries (as release 0.1 did), keyset-paged on its sort index.
+
+Statistics come from ``counters``, kept up to date at ingest; nothing is recomputed per request.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, case, exists, func, or_, select
+
+from .blobs import BlobStore
+from .ids import PublicIds
+from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag
+from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, \
+    _like_pattern, _utc_naive, bot_base
+from .summaries import ALL, NO_START, Summaries
+
+SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
+SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
+#: Listings sorted by start time use the tag plan (False: the general plan, for tests that compare them).
+TAG_PLAN = True
+#: Past this many matches the general plan walks the sort index instead of sorting the matches.
+DENSE_MATCHES = 500
+#: A player/bot/finding filter matching more rows than this (and a fifth of the games) is
+#: checked game by game by the general plan.
+DENSE_ROWS = 20_000
+
+
+def _count_cap() -> int:
+    from . import store  # the facade holds the knob (``archive.store.COUNT_CAP``)
+
+    return store.COUNT_CAP
+
+
+class Queries:
+    """Read-only questions to one archive database."""
+
+    def __init__(self, engine: Engine, ids: PublicIds, blobs: BlobStore, summaries: Summaries):
+        # PostgreSQL: each read is its own statement (no BEGIN and ROLLBACK round trips)
+        self.engine = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                       if engine.dialect.name == "postgresql" else engine)
+        self.ids = ids
+        self.blobs = blobs
+        self.summaries = summaries
+
+    # -- one game -----------------------------------------------------------------------------
+    def _game_columns(self):
+        return (Game.id, Game.game, Game.game_id, Game.started_at, Game.rules, Game.players, Game.contract, Game.declarer,
+                Game.partner_seat, Game.result, Game.end_reason, Game.findings, Game.finding_kinds, Game.source,
+                Game.origin, Game.ingested_at, Game.code, Game.listed)
+
+    def _summary_fields(self, row) -> dict[str, Any]:
+        return dict(
+            public_id=self.ids.encode(row.id), game=row.game, game_id=row.game_id, started_at=_aware(row.started_at),
+            rules=row.rules, players=json.loads(row.players), contract=row.contract, declarer=row.declarer,
+            partner_seat=row.partner_seat, result=row.result, end_reason=row.end_reason, findings=row.findings,
+            finding_kinds=[k for k in row.finding_kinds.split(",") if k], source=row.source, origin=row.origin,
+            ingested_at=_aware(row.ingested_at), code=row.code, listed=bool(row.listed),
+        )
+
+    def get(self, public_id: str) -> ArchivedGame | None:
+        """A game by its public id, or None."""
+        game_id = self.ids.decode(public_id)
+        if game_id is None:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*self._game_columns(), Blob.data, Blob.dictionary_id)
+                               .join(Blob, Blob.id == Game.raw_blob_id).where(Game.id == game_id)).first()
+        if row is None:
+            return None
+        return ArchivedGame(**self._summary_fields(row), raw=self.blobs.read(row.data, row.dictionary_id))
+
+    def count(self) -> int:
+        """How many games are stored (from ``counters``: no scan)."""
+        with self.engine.connect() as conn:
+            return self.summaries.tag_total(conn, ALL, listed_only=False)
+
+    # -- listings -----------------------------------------------------------------------------
+    def list(self, *, sort: str = "-started_at", limit: int = 50, offset: int = 0, cursor: str | None = None,
+             exact_total: bool = False, **filters: Any) -> Page:
+        """A page of games matching the filters (see the package docstring).
+
+        ``cursor`` is a page's ``next_cursor``: the page after it, with the same sort and filters.
+        ``Page.total`` is exact without filters, and with filters up to ``COUNT_CAP`` (1,000)
+        matches; past that it is ``COUNT_CAP`` and ``Page.total_exact`` is False
+        (``exact_total=True`` always gives the exact figure).
+        """
+        descending = sort.startswith("-")
+        key = sort.lstrip("-+")
+        if key not in SORTS:
+            raise ArchiveError(f"unknown sort {sort!r} (one of {', '.join(SORTS)}, '-' in front for descending)")
+        if limit < 0 or offset < 0:
+            raise ArchiveError("limit and offset must not be negative")
+        unknown = set(filters) - set(FILTERS)
+        if unknown:
+            raise ArchiveError(f"unknown filter {', '.join(sorted(unknown))} (known: {', '.join(FILTERS)})")
+        active = {k: v for k, v in filters.items() if v is not None and v != ""}
+        after = _read_cursor(cursor, sort) if cursor else None
+        plan = _tag_plan(active) if key == "started_at" and TAG_PLAN else None
+        with self.engine.connect() as conn:
+            if plan is not None:
+                rows, total, exact = self._list_by_tags(conn, plan, descending, limit, offset, after, exact_total)
+            else:
+                rows, total, exact = self._list_general(conn, active, key, descending, limit, offset, after,
+                                                        exact_total)
+        items = [GameSummary(**self._summary_fields(r)) for r in rows[:limit]]
+        next_cursor = None
+        if len(rows) > limit and rows[:limit]:
+            last = rows[limit - 1]
+            value = NO_START if key == "started_at" and last.started_at is None else getattr(last, key)
+            next_cursor = _make_cursor(sort, value, last.id)
+        return Page(items, total, exact, next_cursor)
+
+    def _list_by_tags(self, conn: Connection, plan: "_TagPlan", descending: bool, limit: int, offset: int,
+                      after: tuple[Any, int] | None, exact_total: bool) -> tuple[list[Any], int, bool]:
+        listed_only = plan.listed is True
+        counts = {tag: self.summaries.tag_total(conn, tag, listed_only) for tag in plan.tags}
+        drive = min(plan.tags, key=lambda t: (counts[t], t))
+        walk = GameTag.__table__.alias("walk")
+        where = [walk.c.tag == drive]
+        if plan.listed is not None:
+            where.append(walk.c.listed == plan.listed)
+        if plan.started_from is not None:
+            where.append(walk.c.started_key >= plan.started_from)
+        if plan.started_to is not None:
+            where.append(and_(walk.c.started_key < plan.started_to, walk.c.started_key > NO_START))
+        for tag in plan.tags:
+            if tag != drive:
+                other = GameTag.__table__.alias()
+                where.append(exists().where(other.c.tag == tag, other.c.started_key == walk.c.started_key,
+                                            other.c.game_id == walk.c.game_id))
+        for cond in plan.facts:
+            where.append(exists().where(GameFact.game_id == walk.c.game_id, cond))
+        page_where = list(where)
+        if after is not None:
+            value, last_id = after
+            if descending:
+                page_where.append(and_(walk.c.started_key <= value,
+                                       or_(walk.c.started_key < value, walk.c.game_id < last_id)))
+            else:
+                page_where.append(and_(walk.c.started_key >= value,
+                                       or_(walk.c.started_key > value, walk.c.game_id > last_id)))
+        order = ((walk.c.started_key.desc(), walk.c.game_id.desc()) if descending
+                 else (walk.c.started_key.asc(), walk.c.game_id.asc()))
+        page = (select(walk.c.game_id, walk.c.started_key).where(*page_where).order_by(*order)
+                .limit(limit + 1).offset(offset).subquery())
+        outer = ((page.c.started_key.desc(), page.c.game_id.desc()) if descending
+                 else (page.c.started_key.asc(), page.c.game_id.asc()))
+        rows = conn.execute(select(*self._game_columns()).join(page, page.c.game_id == Game.id)
+                            .order_by(*outer)).all()
+        # the total: from the counters when one tag says it all, else counted (up to the cap)
+        simple = (len(plan.tags) == 1 and not plan.facts and plan.started_from is None and plan.started_to is None)
+        if simple and plan.listed is not False:
+            total = counts[drive]
+        elif simple:
+            total = (self.summaries.tag_total(conn, drive, listed_only=False)
+                     - self.summaries.tag_total(conn, drive, listed_only=True))
+        else:
+            capped = select(walk.c.game_id).where(*where)
+            if not exact_total:
+                capped = capped.limit(_count_cap() + 1)
+            total = conn.execute(select(func.count()).select_from(capped.subquery())).scalar_one()
+        if exact_total or not plan.filtered:
+            return rows, total, True
+        cap = _count_cap()
+        return rows, min(total, cap), total <= cap
+
+    def _list_general(self, conn: Connection, active: dict[str, Any], key: str, descending: bool, limit: int,
+                      offset: int, after: tuple[Any, int] | None, exact_total: bool
+                      ) -> tuple[list[Any], int, bool]:
+        where = self._filters(**active)
+        column = SORTS[key]
+        order = (column.desc(), Game.id.desc()) if descending else (column.asc(), Game.id.asc())
+        sqlite = conn.dialect.name == "sqlite"
+        membership = any(k in active for k in ("player", "bot", "finding_kind"))
+        # a player/bot/finding filter matching a large part of the archive is checked game by
+        # game (EXISTS): that finds COUNT_CAP matches sooner than building a huge IN list
+        dense = sqlite and membership and self._dense_membership(conn, active)
+        if dense:
+            where = self._filters(**active, correlated=True)
+        cap = _count_cap()
+        if exact_total or not where:
+            total = (self.summaries.tag_total(conn, ALL, listed_only=False) if not where
+                     else conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one())
+            exact = True
+        else:
+            capped = select(Game.id).where(*where).limit(cap + 1).subquery()
+            total = conn.execute(select(func.count()).select_from(capped)).scalar_one()
+            exact = total <= cap
+            total = min(total, cap)
+        page_where = list(where)
+        if after is not None:
+            value, last_id = after
+            if descending:
+                page_where.append(or_(column < value, and_(column == value, Game.id < last_id)))
+            else:
+                page_where.append(or_(column > value, and_(column == value, Game.id > last_id)))
+        query = select(*self._game_columns()).where(*page_where)
+        if sqlite and total > DENSE_MATCHES and (dense or not membership):
+            # many matches: walk the sort index, checking each game; 50 are found quickly
+            query = query.with_hint(Game, f"INDEXED BY {SORT_INDEXES[key]}", "sqlite")
+        rows = conn.execute(query.order_by(*order).limit(limit + 1).offset(offset)).all()
+        return rows, total, exact
+
+    def _filters(self, player=None, bot=None, rules=None, contract=None, declarer=None, result=None,
+                 end_reason=None, has_findings=None, finding_kind=None, started_from=None, started_to=None,
+                 listed=None, game=None, winner=None, fact=None, *, correlated: bool = False) -> list[Any]:
+        """WHERE clauses. Player, bot and finding filters are ``id IN (...)`` subqueries, or with
+        ``correlated`` ``EXISTS`` probes (cheap per row when games are scanned in sort order)."""
+        where: list[Any] = []
+
+        def member(column, cond):
+            table = column.table
+            if correlated:
+                return select(1).select_from(table).where(column == Game.id, cond).exists()
+            return Game.id.in_(select(column).where(cond))
+
+        if player:
+            by_name, by_id = _player_conditions(player)
+            if correlated:
+                where.append(member(GamePlayer.game_id, or_(by_name, by_id)))
+            else:  # a UNION lets each half use its own index
+                where.append(Game.id.in_(select(GamePlayer.game_id).where(by_name)
+                                         .union(select(GamePlayer.game_id).where(by_id))))
+        if bot:
+            where.append(member(GamePlayer.game_id, _bot_condition(bot)))
+        if game:
+            where.append(Game.game == _game_name(game))
+        if winner:
+            by_name, by_id = _player_conditions(winner)
+            won = or_(by_name, by_id, _bot_condition(winner))
+            where.append(member(GamePlayer.game_id, and_(won, GamePlayer.won == True)))  # noqa: E712
+        for name, op, value in _fact_conditions(fact):
+            if op == "=":
+                cond = and_(GameFact.name == name, GameFact.value == value)
+            elif op == ">=":
+                cond = and_(GameFact.name == name, GameFact.num >= value)
+            else:
+                cond = and_(GameFact.name == name, GameFact.num <= value)
+            where.append(member(GameFact.game_id, cond))
+        if rules:
+            where.append(Game.rules == rules)
+        if contract:
+            where.append(Game.contract == _normal_contract(contract))
+        if declarer:
+            where.append(Game.declarer == _seat_letter(declarer, "declarer"))
+        if result:
+            if result not in ("declarer", "defenders"):
+                raise ArchiveError(f"result must be 'declarer' or 'defenders', not {result!r}")
+            where.append(Game.result == result)
+        if end_reason:
+            where.append(Game.end_reason == end_reason)
+        if has_findings is not None:
+            where.append(Game.findings > 0 if has_findings else Game.findings == 0)
+        if finding_kind:
+            where.append(member(GameFinding.game_id, GameFinding.kind == finding_kind))
+        if started_from is not None:
+            where.append(Game.started_at >= _utc_naive(_as_datetime(started_from, "started_from")))
+        if started_to is not None:
+            where.append(Game.started_at < _utc_naive(_as_datetime(started_to, "started_to")))
+        if listed is not None:
+            where.append(Game.listed == bool(listed))
+        return where
+
+
+    def _dense_membership(self, conn: Connection, active: dict[str, Any]) -> bool:
+        """Whether a player, bot or finding-kind filter alone matches more rows than a fifth of
+        the games (and ``DENSE_ROWS``); index ranges are read only that far, so this stays cheap."""
+        probes: list[list[Any]] = []
+        if active.get("player"):
+            probes.append([select(GamePlayer.game_id).where(c) for c in _player_conditions(active["player"])])
+        if active.get("bot"):
+            probes.append([select(GamePlayer.game_id).where(_bot_condition(active["bot"]))])
+        if active.get("finding_kind"):
+            probes.append([select(GameFinding.game_id).where(GameFinding.kind == active["finding_kind"])])
+        games = conn.execute(select(func.max(Game.id))).scalar() or 0  # cheap: the end of an index
+        threshold = max(DENSE_ROWS, games // 5)
+        for pieces in probes:
+            rows = 0
+            for piece in pieces:
+                limited = piece.limit(threshold + 1).subquery()
+                rows += conn.execute(select(func.count()).select_from(limited)).scalar_one()
+            if rows > threshold:
+                return True
+        return False
+
+
+    def recent(self, limit: int = 20) -> list[GameSummary]:
+        """The latest listed games, newest first (for a home page)."""
+        return self.list(listed=True, sort="-ingested_at", limit=limit).items
+
+    # -- statistics ---------------------------------------------------------------------------
+    def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
+              limit: int | None = None, game: str | None = None) -> list[dict[str, Any]]:
+        """Per player (name) or bot: games, seats taken in them, games as declarer, contracts
+        made, findings tied to its seats; most games first.
+
+        ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case).
+        Read from ``counters``, which ingest keeps up to date. With ``game`` (``uno-lite``), one
+        game's figures, counted over that game's rows (the ``ix_games_game_started`` index):
+        the per-game leaderboard itself is kept by ``archive/ratings.py``.
+        """
+        if by not in ("player", "bot"):
+            raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
+        if game:
+            return self._game_stats(by, _game_name(game), listed_only, name, limit)
+        rows = self.summaries.top(by, listed_only=listed_only, name_lc=None if name is None else name.strip().lower(),
+                                  limit=limit)
+        return [{by: r["key"], "games": r["games"], "seats": r["seats"], "declarer": r["declarer"],
+                 "made": r["made"], "findings": r["findings"]} for r in rows]
+
+
+    def _game_stats(self, by: str, game: str, listed_only: bool, name: str | None, limit: int | None
+                    ) -> list[dict[str, Any]]:
+        key = GamePlayer.name if by == "player" else GamePlayer.bot
+        per_seat = (select(GameFinding.game_id, GameFinding.seat, func.count().label("n"))
+                    .group_by(GameFinding.game_id, GameFinding.seat).subquery())
+        is_declarer = Game.declarer == GamePlayer.seat
+        games = func.count(GamePlayer.game_id.distinct())
+        query = (
+            select(key.label("key"), games.label("games"), func.count().label("seats"),
+                   func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
+                   func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
+                   func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
+            .select_from(GamePlayer)
+            .join(Game, Game.id == GamePlayer.game_id)
+            .outerjoin(per_seat, and_(per_seat.c.game_id == GamePlayer.game_id, per_seat.c.seat == GamePlayer.seat))
+            .where(key.is_not(None), Game.game == game)
+            .group_by(key)
+            .order_by(games.desc(), key)
+        )
+        if listed_only:
+            query = query.where(Game.listed.is_(True))
+        if name:
+            column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
+            query = query.where(column == name.strip().lower())
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            return [{by: r.key, "games": r.games, "seats": r.seats, "declarer": int(r.declarer or 0),
+                     "made": int(r.made or 0), "findings": int(r.findings or 0)} for r in conn.execute(query)]
+
+
+FILTERS = ("game", "player", "bot", "winner", "fact", "rules", "contract", "declarer", "result", "end_reason",
+           "has_findings", "finding_kind", "started_from", "started_to", "listed")
+
+
+def _player_conditions(player: str) -> tuple[Any, Any]:
+    """(by name, by platform id) conditions on ``game_players`` for a player filter."""
+    value = player.strip().lower()
+    if value.endswith("*") and "*" not in value[:-1] and len(value) > 1:
+        # a prefix: an index range ("ali*": "ali" <= name < "alj")
+        low = value[:-1]
+        high = low[:-1] + chr(ord(low[-1]) + 1)
+        return (and_(GamePlayer.name_lc >= low, GamePlayer.name_lc < high),
+                and_(GamePlayer.player_id_lc >= low, GamePlayer.player_id_lc < high))
+    if "*" in value:
+        pattern = _like_pattern(value)
+        return (GamePlayer.name_lc.like(pattern, escape="\\"), GamePlayer.player_id_lc.like(pattern, escape="\\"))
+    return GamePlayer.name_lc == value, GamePlayer.player_id_lc == value
+
+
+def _bot_condition(bot: str) -> Any:
+    """The condition on ``game_players`` for a bot filter: the bot exactly, or its name without
+    version. Both lie inside one range of the ``bot_base_lc`` index (a bot's base is a function
+    of its name), so no UNION is needed."""
+    value = bot.strip().lower()
+    return and_(GamePlayer.bot_base_lc == bot_base(value),
+                or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))
+
+
+_FACT = re.compile(r"^ *([a-z][a-z0-9_]{0,39}) *(>=|<=|=)([^\x00-\x1f\x7f]{1,200})$")
+
+
+def _fact_conditions(fact: Any) -> list[tuple[str, str, Any]]:
+    """``"turns>=30"``, ``"contract=3NT"`` (or a list of them) -> (name, op, value) triples."""
+    if not fact:
+        return []
+    items = [fact] if isinstance(fact, str) else list(fact)
+    out = []
+    for item in items:
+        match = _FACT.match(item) if isinstance(item, str) else None
+        if match is None:
+            raise ArchiveError(f"fact filter {item!r} is not name=value, name>=number or name<=number "
+                               "(e.g. turns>=30, contract=3NT)")
+        name, op, value = match.groups()
+        value = value.strip(" ")
+        if not value:
+            raise ArchiveError(f"fact filter {item!r} has no value")
+        if op != "=":
+            try:
+                value = int(value)
+            except ValueError:
+                raise ArchiveError(f"fact filter {item!r}: {op} needs a whole number") from None
+        out.append((name, op, value))
+    return out
+
+
+def _game_name(value: str) -> str:
+    from replay.games import names
+
+    if value not in names():
+        raise ArchiveError(f"game must be one of {', '.join(names())}, not {value!r}")
+    return value
+
+
+def _seat_letter(value: str, what: str) -> str:
+    letter = value.strip().upper()[:1]
+    if letter not in SEAT_LETTERS or len(value.strip()) not in (1, 4, 5):
+        raise ArchiveError(f"{what} must be a seat (N, E, S or W), not {value!r}")
+    return letter
+
+
+def _normal_contract(value: str) -> str:
+    from replay.cards import Call, CallParseError
+
+    try:
+        call = Call.parse(value)
+    except CallParseError:
+        raise ArchiveError(f"contract must be a bid like 3S or 2NT, not {value!r}") from None
+    if call.is_pass:
+        raise ArchiveError("contract must be a bid like 3S or 2NT, not pass")
+    return str(call)
+
+
+class _TagPlan:
+    """A listing's filters as tags, a start range, a listed flag and fact ranges."""
+
+    __slots__ = ("tags", "facts", "started_from", "started_to", "listed", "filtered")
+
+    def __init__(self) -> None:
+        self.tags: list[str] = []
+        self.facts: list[Any] = []
+        self.started_from: datetime | None = None
+        self.started_to: datetime | None = None
+        self.listed: bool | None = None
+        self.filtered = False
+
+
+def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
+    """The tag plan of a listing's filters, or None when one needs the general plan."""
+    plan = _TagPlan()
+    plan.filtered = bool(active)
+    tags = plan.tags
+    for name in ("player", "winner"):
+        value = active.get(name)
+        if value:
+            if "*" in value:
+                return None
+            tags.append(f"{name}:{value.strip().lower()}")
+    if active.get("bot"):
+        tags.append(f"bot:{active['bot'].strip().lower()}")
+    if active.get("game"):
+        tags.append(f"game:{_game_name(active['game'])}")
+    for name, op, value in _fact_conditions(active.get("fact")):
+        if op == "=":
+            tags.append(f"fact:{name}={value}")
+        elif op == ">=":
+            plan.facts.append(and_(GameFact.name == name, GameFact.num >= value))
+        else:
+            plan.facts.append(and_(GameFact.name == name, GameFact.num <= value))
+    if active.get("rules"):
+        tags.append(f"rules:{active['rules']}")
+    if active.get("contract"):
+        tags.append(f"fact:contract={_normal_contract(active['contract'])}")
+    if active.get("declarer"):
+        tags.append(f"fact:declarer={_seat_letter(active['declarer'], 'declarer')}")
+    if active.get("result"):
+        if active["result"] not in ("declarer", "defenders"):
+            raise ArchiveError(f"result must be 'declarer' or 'defenders', not {active['result']!r}")
+        tags.append(f"fact:result={active['result']}")
+    if active.get("end_reason"):
+        tags.append(f"end:{active['end_reason']}")
+    if active.get("has_findings") is not None:
+        tags.append("findings:yes" if active["has_findings"] else "findings:no")
+    if active.get("finding_kind"):
+        tags.append(f"kind:{active['finding_kind']}")
+    if active.get("started_from") is not None:
+        plan.started_from = _utc_naive(_as_datetime(active["started_from"], "started_from"))
+    if active.get("started_to") is not None:
+        plan.started_to = _utc_naive(_as_datetime(active["started_to"], "started_to"))
+    if active.get("listed") is not None:
+        plan.listed = bool(active["listed"])
+    if not tags:
+        tags.append(ALL)
+    plan.tags = sorted(set(tags))
+    return plan
+
+
+def _make_cursor(sort: str, value: Any, last_id: int) -> str:
+    if isinstance(value, datetime):
+        value = ["t", value.isoformat()]
+    text = json.dumps([sort, value, last_id], separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str, sort: str) -> tuple[Any, int]:
+    """``(sort value, game row id)`` of the last game of the page before; ArchiveError if bad."""
+    bad = CursorError(f"cursor {cursor[:40]!r} is not one this archive gave for sort {sort!r}")
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        kind, value, last_id = json.loads(text)
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise bad from None
+    if kind != sort or not isinstance(last_id, int) or isinstance(last_id, bool) or not 0 < last_id < 2**63:
+        raise bad
+    if isinstance(value, list) and len(value) == 2 and value[0] == "t" and isinstance(value[1], str):
+        try:
+            value = datetime.fromisoformat(value[1])
+        except ValueError:
+            raise bad from None
+    elif not (isinstance(value, int) and not isinstance(value, bool)):
+        raise bad
+    if sort.lstrip("-+") in ("started_at", "ingested_at") and not isinstance(value, datetime):
+        raise bad
+    if sort.lstrip("-+") == "findings" and isinstance(value, datetime):
+        raise bad
+    return value, last_id
+

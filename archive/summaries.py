@@ -1,0 +1,211 @@
+"""What is kept up to date at ingest so that no listing or statistic grows with the archive.
+
+- *Tags* (``game_tags``): one row per thing a game is found by, in (tag, start time, game)
+  order. :func:`game_tags` is the one definition of which tags a game gets; migration 0003
+  builds the same from older rows (``tests/archive/test_scale.py`` checks that they agree).
+- *Counters* (``counters``): games per tag (listing totals) and per player and bot the
+  figures of ``Archive.stats``, each also over listed games only. Writers append
+  ``counter_deltas`` rows inside their own transaction (two ingesters never wait on one
+  counter row, so they never deadlock on one); :meth:`Summaries.fold` moves the deltas into
+  ``counters`` in one short transaction that one process at a time runs; readers add the few
+  deltas not folded yet, so what they see is always exact.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any, Iterable, Mapping, Sequence
+
+from sqlalchemy import Connection, Engine, delete, func, select, text, union_all
+
+from .models import Counter, CounterDelta, Game, GameFinding, GamePlayer, GameTag
+
+#: ``started_key`` of a game without a start time: listed as the oldest.
+NO_START = datetime(1, 1, 1)
+#: The tag of every game (the unfiltered listing).
+ALL = "*"
+COUNTS = ("games", "seats", "declarer", "made", "findings")
+LISTED_COUNTS = tuple(f"listed_{c}" for c in COUNTS)
+#: pg_try_advisory_xact_lock key of the folding transaction.
+FOLD_LOCK = 0x6761_6D65_7265_706C  # "gamerepl"
+
+
+def started_key(started_at: datetime | None) -> datetime:
+    return NO_START if started_at is None else started_at
+
+
+def game_tags(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], finding_kinds: Iterable[str],
+              facts: Iterable[tuple[str, str]]) -> list[str]:
+    """Every tag of one game, sorted: from its ``games`` row fields (``game``, ``end_reason``,
+    ``findings``), its ``game_players`` rows, its finding kinds and its (fact, value) pairs."""
+    tags = {ALL, f"game:{game['game']}", f"end:{game['end_reason']}", f"rules:{game['rules']}",
+            "findings:yes" if game["findings"] else "findings:no"}
+    tags.update(f"fact:{name}={value}" for name, value in facts)
+    tags.update(f"kind:{kind}" for kind in finding_kinds)
+    for p in players:
+        for column in ("name_lc", "player_id_lc"):
+            if p.get(column) is not None:
+                tags.add(f"player:{p[column]}")
+        for column in ("bot_lc", "bot_base_lc"):
+            if p.get(column) is not None:
+                tags.add(f"bot:{p[column]}")
+        if p.get("won"):
+            for column in ("name_lc", "player_id_lc", "bot_lc", "bot_base_lc"):
+                if p.get(column) is not None:
+                    tags.add(f"winner:{p[column]}")
+    return sorted(tags)
+
+
+def game_counts(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]],
+                finding_seats: Iterable[str | None], tags: Iterable[str]) -> dict[tuple[str, str], list[Any]]:
+    """One game's share of every counter: ``{(kind, key): [key_lc, games, seats, declarer, made, findings]}``."""
+    per_seat: dict[str | None, int] = defaultdict(int)
+    for seat in finding_seats:
+        per_seat[seat] += 1
+    out: dict[tuple[str, str], list[Any]] = {("tag", t): [t, 1, 0, 0, 0, 0] for t in tags}
+    for p in players:
+        seat = p["seat"]
+        is_declarer = game.get("declarer") is not None and game.get("declarer") == seat
+        made = is_declarer and game.get("result") == "declarer"
+        for kind, column, column_lc in (("player", "name", "name_lc"), ("bot", "bot", "bot_lc")):
+            key = p.get(column)
+            if key is None:
+                continue
+            entry = out.setdefault((kind, key[:250]), [(p.get(column_lc) or "")[:250], 1, 0, 0, 0, 0])
+            entry[2] += 1
+            entry[3] += int(is_declarer)
+            entry[4] += int(made)
+            entry[5] += per_seat.get(seat, 0)
+    return out
+
+
+def delta_rows(counts: Mapping[tuple[str, str], list[Any]], *, sign: int = 1, listed: bool,
+               only_listed: bool = False) -> list[dict[str, Any]]:
+    """``counter_deltas`` rows adding (``sign`` -1: taking away) one game's share."""
+    rows = []
+    for (kind, key), (key_lc, *values) in counts.items():
+        row: dict[str, Any] = {"kind": kind, "key": key, "key_lc": key_lc}
+        for name, value in zip(COUNTS, values):
+            row[name] = 0 if only_listed else sign * value
+            row[f"listed_{name}"] = sign * value if listed else 0
+        rows.append(row)
+    return rows
+
+
+class Summaries:
+    """Reads and folds the counters of one archive database."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.reader = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                       if engine.dialect.name == "postgresql" else engine)
+
+    # -- writing ------------------------------------------------------------------------------
+    def add(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            from .ingest import insert_many
+
+            insert_many(conn, CounterDelta.__table__, _merged(rows))
+
+    def game_share(self, conn: Connection, game_id: int) -> tuple[bool, dict[tuple[str, str], list[Any]]] | None:
+        """``(listed, counts)`` of a stored game, from its rows (for deleting or publishing it)."""
+        game = conn.execute(select(Game.game, Game.end_reason, Game.rules, Game.findings, Game.declarer,
+                                   Game.result, Game.listed).where(Game.id == game_id)).first()
+        if game is None:
+            return None
+        players = [dict(r._mapping) for r in conn.execute(
+            select(GamePlayer.seat, GamePlayer.name, GamePlayer.name_lc, GamePlayer.player_id_lc, GamePlayer.bot,
+                   GamePlayer.bot_lc, GamePlayer.bot_base_lc, GamePlayer.won).where(GamePlayer.game_id == game_id))]
+        seats = conn.execute(select(GameFinding.seat).where(GameFinding.game_id == game_id)).scalars().all()
+        tags = conn.execute(select(GameTag.tag).where(GameTag.game_id == game_id)).scalars().all()
+        return bool(game.listed), game_counts(game._mapping, players, seats, tags)
+
+    def fold(self) -> int:
+        """Move pending deltas into ``counters``; returns how many. One process at a time
+        folds (PostgreSQL: an advisory lock, skipped when another process holds it)."""
+        with self.engine.execution_options(write=True).begin() as conn:
+            sums = ", ".join(f"SUM({c})" for c in (*COUNTS, *LISTED_COUNTS))
+            columns = ", ".join((*COUNTS, *LISTED_COUNTS))
+            updates = ", ".join(f"{c} = counters.{c} + excluded.{c}" for c in (*COUNTS, *LISTED_COUNTS))
+            if conn.dialect.name == "postgresql":
+                if not conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": FOLD_LOCK}).scalar():
+                    return 0
+                result = conn.execute(text(
+                    f"WITH moved AS (DELETE FROM counter_deltas RETURNING *) "
+                    f"INSERT INTO counters (kind, key, key_lc, {columns}) "
+                    f"SELECT kind, key, MIN(key_lc), {sums} FROM moved GROUP BY kind, key ORDER BY kind, key "
+                    f"ON CONFLICT (kind, key) DO UPDATE SET {updates}"))
+                return result.rowcount
+            last = conn.execute(select(func.max(CounterDelta.id))).scalar()
+            if last is None:
+                return 0
+            result = conn.execute(text(
+                f"INSERT INTO counters (kind, key, key_lc, {columns}) "
+                f"SELECT kind, key, MIN(key_lc), {sums} FROM counter_deltas WHERE id <= :last "
+                f"GROUP BY kind, key ORDER BY kind, key "
+                f"ON CONFLICT (kind, key) DO UPDATE SET {updates}"), {"last": last})
+            conn.execute(delete(CounterDelta).where(CounterDelta.id <= last))
+            return result.rowcount
+
+    # -- reading ------------------------------------------------------------------------------
+    def tag_total(self, conn: Connection, tag: str, listed_only: bool) -> int:
+        column = "listed_games" if listed_only else "games"
+        parts = union_all(
+            select(getattr(Counter, column).label("n")).where(Counter.kind == "tag", Counter.key == tag),
+            select(getattr(CounterDelta, column).label("n")).where(CounterDelta.kind == "tag",
+                                                                  CounterDelta.key == tag),
+        ).subquery()
+        return int(conn.execute(select(func.coalesce(func.sum(parts.c.n), 0))).scalar_one())
+
+    def top(self, kind: str, *, listed_only: bool, name_lc: str | None, limit: int | None
+            ) -> list[dict[str, Any]]:
+        """Counters of one kind, most games first (ties by key), pending deltas included."""
+        prefix = "listed_" if listed_only else ""
+        names = [f"{prefix}{c}" for c in COUNTS]
+        with self.reader.connect() as conn:
+            pending: dict[str, dict[str, Any]] = {}
+            query = select(CounterDelta.key, CounterDelta.key_lc,
+                           *[getattr(CounterDelta, n) for n in names]).where(CounterDelta.kind == kind)
+            if name_lc is not None:
+                query = query.where(CounterDelta.key_lc == name_lc)
+            for row in conn.execute(query):
+                entry = pending.setdefault(row.key, dict.fromkeys(COUNTS, 0))
+                for c, n in zip(COUNTS, names):
+                    entry[c] += getattr(row, n)
+            games = getattr(Counter, names[0])
+            query = select(Counter.key, *[getattr(Counter, n) for n in names]).where(Counter.kind == kind)
+            if name_lc is not None:
+                query = query.where(Counter.key_lc == name_lc)
+            else:
+                query = query.where(games > 0)
+            query = query.order_by(games.desc(), Counter.key)
+            if limit is not None:
+                query = query.limit(limit + len(pending))
+            found = {row.key: dict(zip(COUNTS, row[1:])) for row in conn.execute(query)}
+            missing = [k for k in pending if k not in found]
+            if missing:
+                for row in conn.execute(select(Counter.key, *[getattr(Counter, n) for n in names])
+                                        .where(Counter.kind == kind, Counter.key.in_(missing))):
+                    found[row.key] = dict(zip(COUNTS, row[1:]))
+        for key, extra in pending.items():
+            entry = found.setdefault(key, dict.fromkeys(COUNTS, 0))
+            for c in COUNTS:
+                entry[c] += extra[c]
+        rows = [{"key": k, **v} for k, v in found.items() if v["games"] > 0]
+        rows.sort(key=lambda r: (-r["games"], r["key"]))
+        return rows if limit is None else rows[:limit]
+
+
+def _merged(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows for the same counter added up, in key order (fewer rows, one lock order)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in rows:
+        key = (row["kind"], row["key"])
+        found = out.get(key)
+        if found is None:
+            out[key] = dict(row)
+        else:
+            for c in (*COUNTS, *LISTED_COUNTS):
+                found[c] += row[c]
+    return [out[k] for k in sorted(out)]
