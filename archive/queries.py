@@ -143,11 +143,17 @@ class Queries:
             where.append(walk.c.started_key >= plan.started_from)
         if plan.started_to is not None:
             where.append(and_(walk.c.started_key < plan.started_to, walk.c.started_key > NO_START))
+        postgres = conn.dialect.name == "postgresql"
         for tag in plan.tags:
             if tag != drive:
                 other = GameTag.__table__.alias()
-                where.append(exists().where(other.c.tag == tag, other.c.started_key == walk.c.started_key,
-                                            other.c.game_id == walk.c.game_id))
+                probe = [other.c.tag == tag, other.c.started_key == walk.c.started_key,
+                         other.c.game_id == walk.c.game_id]
+                if postgres:  # a per-row probe: PostgreSQL would otherwise plan a semi-join that
+                    # reads the whole of both tags before the first page comes out
+                    where.append(select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None))
+                else:
+                    where.append(exists().where(*probe))
         for cond in plan.facts:
             where.append(exists().where(GameFact.game_id == walk.c.game_id, cond))
         page_where = list(where)

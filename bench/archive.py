@@ -276,7 +276,7 @@ def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int
           f"{games / f_cpu:,.0f} games/s CPU")
     print(f"ingest / (read + judge + encode): {(stored / result['wall']) / (games / f_wall):.2f} wall, "
           f"{(stored / result['cpu']) / (games / f_cpu):.2f} CPU (target >= 0.8)")
-    if backend == "sqlite" and len(folders) >= 20:
+    if backend == "SQLite" and len(folders) >= 20:
         part = ingest(make_url("mem"), folders[:len(folders) // 20])
         print(f"peak memory: {result['maxrss_kb'] / 1024:,.0f} MB at {n:,} files, "
               f"{part['maxrss_kb'] / 1024:,.0f} MB at {len(folders) // 20 * FOLDER:,} files: "
