@@ -53,6 +53,12 @@ class ViewedGame:
 
     @property
     def seats(self) -> tuple[str, ...]:
+        """The seats of this game: the log's own where a game's seats vary (Coup, party cards)."""
+        log = self.replay.log
+        for attr in ("seat_order", "seats"):
+            value = getattr(log, attr, None)
+            if value and not callable(value):
+                return tuple(getattr(s, "name", s) for s in value)
         return tuple(self.replay.game.seats)
 
 
