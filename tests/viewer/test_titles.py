@@ -23,3 +23,10 @@ def test_a_three_seat_coup_game_names_three_players():
 def test_party_cards_name_the_log_seats_and_bridge_its_four():
     assert _viewed("party-cards/selfplay-random-31.json").title.count(",") == 2
     assert _viewed("selfplay/kopi-bridge_2026-05-18_1.json").seats == ("N", "E", "S", "W")
+
+
+def test_a_listed_coup_game_lists_only_its_seats():
+    from viewer.games import seat_order
+
+    assert seat_order("coup", {"1": {}, "2": {}, "3": {}}) == ["1", "2", "3"]
+    assert seat_order("floating-bridge", {"N": {}}) == ["N", "E", "S", "W"]

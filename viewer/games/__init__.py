@@ -159,14 +159,18 @@ def vocabulary(attribute: str) -> tuple[str, ...]:
 
 
 def seat_order(name: str | None, seats: Any) -> list[str]:
-    """A listed game's seats: its game's seats in table order, then any other stored ones."""
+    """A listed game's seats: its game's seats in table order (only those it had, for a game
+    whose tables vary, such as Coup), then any other stored ones."""
     stored = list(seats or ())
     try:
         from replay.games import get
 
-        order = list(get(name).seats) if name else []
+        game = get(name) if name else None
     except (LookupError, ImportError):
-        order = []
+        game = None
+    order = list(game.seats) if game is not None else []
+    if stored and getattr(game, "player_counts", None):
+        order = [s for s in order if s in stored]
     return order + [s for s in stored if s not in order]
 
 
