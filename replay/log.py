@@ -21,7 +21,7 @@ import json
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Any, Iterable, Iterator, Literal, Union
 
 from pydantic import (
@@ -32,12 +32,12 @@ from pydantic import (
     PlainValidator,
     ValidationError,
     WithJsonSchema,
-    field_serializer,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from .envelope import Envelope
 from .cards import SEATS, Call, CallParseError, Card, CardParseError, ReplayError, Seat, singbridge_number
 from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
 
@@ -250,7 +250,7 @@ class End(_Open):
     t: Millis | None = None
 
 
-class GameLog(_Open):
+class GameLog(_Open, Envelope):
     """One game, as a bot logged it (log format v1)."""
 
     format: Literal["floating-bridge/1"] = Field(description="game and major version of this format")
@@ -312,42 +312,7 @@ class GameLog(_Open):
         finally:
             _NOTATION.reset(token)
 
-    @field_validator("started_at")
-    @classmethod
-    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
-        # "0001-01-01T00:00:00+14:00" parses, but has no UTC time: refuse it here, where every
-        # reader sees it, rather than let each consumer trip over it later
-        if value is not None and value.tzinfo is not None:
-            try:
-                value.astimezone(timezone.utc)
-            except OverflowError:
-                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
-                                          {"text": value.isoformat()}) from None
-        return value
-
-    @field_serializer("started_at")
-    def _iso(self, value: datetime | None) -> str | None:
-        if value is None:
-            return None
-        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-
     # -- convenient views
-    def player_name(self, seat: Seat) -> str | None:
-        player = self.players.get(seat)
-        return player.name if player else None
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The canonical JSON object (``None`` fields left out)."""
-        return self.model_dump(mode="json", exclude_none=True)
-
-    def canonical_json(self, indent: int | None = None) -> str:
-        """One canonical text for the game: the same game always prints the same."""
-        if indent is None:
-            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
-        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
-
     def replay(self):
         """Judge the game: a ``GameReplay``."""
         from .game import GameReplay

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -32,11 +32,12 @@ from pydantic import (
     PlainValidator,
     ValidationError,
     WithJsonSchema,
-    field_serializer,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+
+from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player
 
@@ -212,7 +213,7 @@ class End(_Open):
     t: Millis | None = None
 
 
-class CoupLog(_Open):
+class CoupLog(_Open, Envelope):
     """One Coup game (``coup/1``)."""
 
     format: Literal["coup/1"] = Field(description="game and major version of this format")
@@ -232,17 +233,6 @@ class CoupLog(_Open):
             if len(cards) > DECK_SIZE:
                 raise PydanticCustomError("hand", "hand of {seat} lists {n} cards: the deck has {cap}",
                                           {"seat": seat, "n": len(cards), "cap": DECK_SIZE})
-        return value
-
-    @field_validator("started_at")
-    @classmethod
-    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is not None:
-            try:
-                value.astimezone(timezone.utc)
-            except OverflowError:
-                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
-                                          {"text": value.isoformat()}) from None
         return value
 
     @model_validator(mode="after")
@@ -283,33 +273,11 @@ class CoupLog(_Open):
                                       {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
         return self
 
-    @field_serializer("started_at")
-    def _iso(self, value: datetime | None) -> str | None:
-        if value is None:
-            return None
-        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-
     # -- views
     @property
     def seat_order(self) -> tuple[str, ...]:
         """The seats in table order: as ``players`` lists them (``hands`` when there are no players)."""
         return tuple(self.players) if self.players else tuple(self.hands)
-
-    def player_name(self, seat: str) -> str | None:
-        player = self.players.get(seat)
-        return player.name if player else None
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The canonical JSON object (``None`` fields left out)."""
-        return self.model_dump(mode="json", exclude_none=True)
-
-    def canonical_json(self, indent: int | None = None) -> str:
-        """One canonical text for the game: the same game always prints the same."""
-        if indent is None:
-            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
-        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
 
     def replay(self):
         """Judge the game: a ``CoupReplay``."""
@@ -321,18 +289,7 @@ class CoupLog(_Open):
 # --- errors ----------------------------------------------------------------------------------
 
 def _place(loc: tuple[Any, ...]) -> str:
-    """``('hands', '1', 2)`` -> ``hands.1[2]``; the union tag pydantic adds is left out."""
-    parts: list[str] = []
-    for position, item in enumerate(loc):
-        if isinstance(item, int):
-            parts.append(f"[{item}]")
-        elif item == "[key]":
-            continue
-        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
-            continue
-        else:
-            parts.append(("." if parts else "") + str(item))
-    return "".join(parts)
+    return error_place(loc, EVENT_TYPES)
 
 
 def _message(error: dict[str, Any]) -> tuple[str | None, str]:

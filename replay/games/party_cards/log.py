@@ -26,7 +26,7 @@ replay.log.LogFormatError: events[0].seat: 'p9' is not a seat of this game (p1)
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -34,11 +34,12 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    field_serializer,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+
+from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player
 
@@ -169,7 +170,7 @@ class End(_Open):
     t: Millis | None = None
 
 
-class PartyLog(_Open):
+class PartyLog(_Open, Envelope):
     """One party-cards game, as a bot logged it (``party-cards/1``)."""
 
     format: Literal["party-cards/1"] = Field(description="game and major version of this format")
@@ -184,17 +185,6 @@ class PartyLog(_Open):
     events: list[Event] = Field(max_length=MAX_EVENTS)
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("started_at")
-    @classmethod
-    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is not None:
-            try:
-                value.astimezone(timezone.utc)
-            except OverflowError:
-                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
-                                          {"text": value.isoformat()}) from None
-        return value
 
     @field_validator("hands")
     @classmethod
@@ -236,33 +226,11 @@ class PartyLog(_Open):
                                       {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
         return self
 
-    @field_serializer("started_at")
-    def _iso(self, value: datetime | None) -> str | None:
-        if value is None:
-            return None
-        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-
     # -- views
     @property
     def seats(self) -> tuple[str, ...]:
         """The invited seats in table order."""
         return tuple(self.players)
-
-    def player_name(self, seat: str) -> str | None:
-        player = self.players.get(seat)
-        return player.name if player else None
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The canonical JSON object (``None`` fields left out)."""
-        return self.model_dump(mode="json", exclude_none=True)
-
-    def canonical_json(self, indent: int | None = None) -> str:
-        """One canonical text for the game: the same game always prints the same."""
-        if indent is None:
-            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
-        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
 
     def replay(self):
         """Judge the game: a ``PartyReplay``."""
@@ -283,18 +251,7 @@ class _SeatError(ValueError):
 # --- errors ----------------------------------------------------------------------------------
 
 def _place(loc: tuple[Any, ...]) -> str:
-    """``('events', 3, 'answer', 'cards', 0)`` -> ``events[3].cards[0]`` (the union tag left out)."""
-    parts: list[str] = []
-    for position, item in enumerate(loc):
-        if isinstance(item, int):
-            parts.append(f"[{item}]")
-        elif item == "[key]":
-            continue
-        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
-            continue
-        else:
-            parts.append(("." if parts else "") + str(item))
-    return "".join(parts)
+    return error_place(loc, EVENT_TYPES)
 
 
 def _message(error: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ replay.log.LogFormatError: hands.P1[2]: 'R0' is not a card
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -35,11 +35,11 @@ from pydantic import (
     PlainValidator,
     ValidationError,
     WithJsonSchema,
-    field_serializer,
-    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+
+from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player, build_model, plain_envelope, plain_players, plain_start_time
 
@@ -149,7 +149,7 @@ class End(_Open):
     t: Millis | None = None
 
 
-class UnoLog(_Open):
+class UnoLog(_Open, Envelope):
     """One UNO Lite game, as a bot logged it (``uno-lite/1``)."""
 
     format: Literal["uno-lite/1"] = Field(description="game and major version of this format")
@@ -163,17 +163,6 @@ class UnoLog(_Open):
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
-    @field_validator("started_at")
-    @classmethod
-    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is not None:
-            try:
-                value.astimezone(timezone.utc)
-            except OverflowError:
-                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
-                                          {"text": value.isoformat()}) from None
-        return value
-
     @model_validator(mode="after")
     def _chat_cap(self) -> "UnoLog":
         chats = sum(1 for e in self.events if e.type == "chat")
@@ -185,29 +174,7 @@ class UnoLog(_Open):
                                       "are allowed", {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
         return self
 
-    @field_serializer("started_at")
-    def _iso(self, value: datetime | None) -> str | None:
-        if value is None:
-            return None
-        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-
     # -- views
-    def player_name(self, seat: str) -> str | None:
-        player = self.players.get(seat)
-        return player.name if player else None
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The canonical JSON object (``None`` fields left out)."""
-        return self.model_dump(mode="json", exclude_none=True)
-
-    def canonical_json(self, indent: int | None = None) -> str:
-        """One canonical text for the game: the same game always prints the same."""
-        if indent is None:
-            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
-        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
-
     def replay(self):
         """Judge the game: an ``UnoReplay``."""
         from .replay import UnoReplay
@@ -218,18 +185,7 @@ class UnoLog(_Open):
 # --- errors ----------------------------------------------------------------------------------
 
 def _place(loc: tuple[Any, ...]) -> str:
-    """``('hands', 'P1', 2)`` -> ``hands.P1[2]``; the union tag pydantic adds is left out."""
-    parts: list[str] = []
-    for position, item in enumerate(loc):
-        if isinstance(item, int):
-            parts.append(f"[{item}]")
-        elif item == "[key]":
-            continue
-        elif position == 2 and loc[0] == "events" and item in EVENT_TYPES:
-            continue  # events[3].play.card: the discriminator tag
-        else:
-            parts.append(("." if parts else "") + str(item))
-    return "".join(parts)
+    return error_place(loc, EVENT_TYPES)
 
 
 def _message(error: dict[str, Any]) -> str:

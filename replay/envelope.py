@@ -1,0 +1,74 @@
+"""The shared envelope of every game's log: what all ``<game>/<major>`` models have in common.
+
+Each game's log model (``GameLog``, ``UnoLog``, ``CoupLog``, ``PartyLog``) is built on
+:class:`Envelope`, which checks and writes ``started_at`` one way and gives the canonical JSON;
+:func:`error_place` writes pydantic's error locations as the places users read
+(``hands.P1[2]``).
+
+>>> error_place(("events", 3, "play", "card"), ("play", "draw"))
+'events[3].card'
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from pydantic import BaseModel, field_serializer, field_validator
+from pydantic_core import PydanticCustomError
+
+
+class Envelope(BaseModel):
+    """``started_at`` checked and written one way, player names, and the canonical JSON."""
+
+    @field_validator("started_at", check_fields=False)
+    @classmethod
+    def _representable_in_utc(cls, value: datetime | None) -> datetime | None:
+        # "0001-01-01T00:00:00+14:00" parses, but has no UTC time: refuse it here, where every
+        # reader sees it, rather than let each consumer trip over it later
+        if value is not None and value.tzinfo is not None:
+            try:
+                value.astimezone(timezone.utc)
+            except OverflowError:
+                raise PydanticCustomError("started_at", "{text} is out of range once converted to UTC",
+                                          {"text": value.isoformat()}) from None
+        return value
+
+    @field_serializer("started_at", check_fields=False)
+    def _iso(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+
+    def player_name(self, seat: Any) -> str | None:
+        player = self.players.get(seat)  # type: ignore[attr-defined]
+        return player.name if player else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (``None`` fields left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def canonical_json(self, indent: int | None = None) -> str:
+        """One canonical text for the game: the same game always prints the same."""
+        if indent is None:
+            return json.dumps(self.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+
+def error_place(loc: tuple[Any, ...], event_types: Iterable[str]) -> str:
+    """``('hands', 'P1', 2)`` -> ``hands.P1[2]``; the union tag pydantic adds to an event's
+    location (``events[3].play.card``) and dictionary-key markers are left out."""
+    parts: list[str] = []
+    for position, item in enumerate(loc):
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item == "[key]":
+            continue
+        elif position == 2 and loc[0] == "events" and item in event_types:
+            continue
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
