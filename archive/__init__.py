@@ -6,7 +6,7 @@ The database comes from the ``url`` argument, else ``GAME_REPLAY_DB``, else
 up to date (Alembic ``upgrade head``; the migrations ship inside this package).
 
 >>> from archive import Archive
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> archive = Archive("sqlite://")            # in memory
 >>> data = play_game(seed=1).canonical_json(indent=1).encode()
 >>> [r.status for r in archive.ingest_bytes(data, "game-1.json")]

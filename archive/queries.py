@@ -437,7 +437,7 @@ def _seat_letter(value: str, what: str) -> str:
 
 
 def _normal_contract(value: str) -> str:
-    from replay.cards import Call, CallParseError
+    from replay.games.floating_bridge.cards import Call, CallParseError
 
     try:
         call = Call.parse(value)

@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 from replay.codec import CodeError, encode
-from replay.log import ZSTD_MAGIC, GameLog, LogFormatError, looks_like_legacy_text, parse_log, read_logs
+from replay.log import ZSTD_MAGIC, LogFormatError, parse_log, read_logs
+from replay.games.floating_bridge.log import GameLog, looks_like_legacy_text
 
 DEFAULT_URL = "sqlite:///var/game-replay.db"
 MAX_INPUT_BYTES = 16 * 1024 * 1024

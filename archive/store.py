@@ -24,8 +24,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlalchemy.pool import StaticPool
 
-from replay.log import ZSTD_MAGIC, GameLog, LogEntry, LogFormatError, expand_paths, is_log_name  # noqa: F401
-from replay.log import looks_like_legacy_text, parse_log, read_logs  # noqa: F401
+from replay.log import ZSTD_MAGIC, LogEntry, LogFormatError, expand_paths, is_log_name  # noqa: F401
+from replay.games.floating_bridge.log import GameLog
+from replay.log import parse_log, read_logs  # noqa: F401
+from replay.games.floating_bridge.log import looks_like_legacy_text
 
 from . import compression
 from .admin import Admin

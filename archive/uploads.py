@@ -7,7 +7,7 @@ listed=False)``), then given two random secrets: an *upload token* (its page is
 the game public (it then also shows under its public id and in lists) or delete it.
 
 >>> from archive import Archive
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> uploads = Uploads(Archive("sqlite://"))
 >>> [outcome] = uploads.ingest(play_game(seed=1).canonical_json().encode(), "game.json")
 >>> outcome.status, outcome.listed, len(outcome.token) >= 32

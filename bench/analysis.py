@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from replay.bots import play_game  # noqa: E402
+from replay.games.floating_bridge.bots import play_game  # noqa: E402
 from replay.games.floating_bridge import solver  # noqa: E402
 from replay.games.floating_bridge.analysis import analyse  # noqa: E402
 from replay.games.floating_bridge.solver import Position  # noqa: E402

@@ -55,7 +55,7 @@ def load() -> str:
 
 def make_logs(folder: Path, count: int) -> list[Path]:
     """``count`` log files in folders of ``FOLDER``: self-play games, then renamed copies."""
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
     from replay.games import get
 
     uno = get("uno-lite")

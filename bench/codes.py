@@ -26,9 +26,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from replay.bots import play_game  # noqa: E402
+from replay.games.floating_bridge.bots import play_game  # noqa: E402
 from replay.codec import decode, encode  # noqa: E402
-from replay.codec.measure import information_characters, legacy_length  # noqa: E402
+from replay.games.floating_bridge.codec.measure import information_characters, legacy_length  # noqa: E402
 
 
 def percentile(values: list[int], share: float) -> int:

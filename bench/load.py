@@ -48,7 +48,7 @@ def free_port() -> int:
 def fill(db_url: str, games: int) -> tuple[list[str], list[str], list[bytes]]:
     """Store ``games`` public self-play games; returns codes, public ids and upload templates."""
     from archive import Archive
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
 
     archive = Archive(db_url)
     for seed in range(games):

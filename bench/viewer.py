@@ -300,7 +300,7 @@ def measure_bare(browser, url: str, profile: dict) -> dict:
 def browser_main(rounds: int) -> None:
     import json as json_module
 
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
     from replay.codec import encode
 
     if not Path(CHROMIUM).exists():
@@ -401,7 +401,7 @@ def main() -> None:
     if not (1 <= args.clients <= 200 and 1 <= args.duration <= 300):
         parser.error("--clients must be 1-200 and --duration 1-300 s")
 
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
     from replay.codec import encode
 
     code = encode(play_game(seed=3))

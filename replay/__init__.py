@@ -1,21 +1,28 @@
-"""replay: log, judge and replay floating bridge games played through chat bots.
+"""replay: log, judge and replay games played through chat bots.
 
-The pieces, from small to large:
+The game-neutral core: ``replay.log`` (reading any game's log), ``replay.logger``
+(``GameLogger``), ``replay.codec`` (replay codes and links), ``replay.games`` (the registry)
+and ``replay.cli``. Each game is a package of its own under ``replay/games/<game>/``.
 
-- ``Card``, ``Call``, ``Seat`` (``replay.cards``): the vocabulary, parsed liberally.
-- ``Rules`` (``replay.rules``): presets and flags.
-- ``Game`` (``replay.engine``): the state machine; breaches become ``Finding``s.
-- ``GameLog`` (``replay.log``): log format v1, read and written.
-- ``GameLogger`` (``replay.logger``): what a bot calls while it plays.
-- ``GameReplay`` (``replay.game``): a judged game, step by step.
+Floating bridge, the first game, is also reachable from here, as bots and earlier releases
+use it:
+
+- ``Card``, ``Call``, ``Seat`` (``replay.games.floating_bridge.cards``): the vocabulary, parsed liberally.
+- ``Rules`` (``replay.games.floating_bridge.rules``): presets and flags.
+- ``Game`` (``replay.games.floating_bridge.engine``): the state machine; breaches become ``Finding``s.
+- ``GameLog`` (``replay.games.floating_bridge.log``): log format v1, read and written.
+- ``GameLogger`` (``replay.logger``): what a bot calls while it plays (any game's logger).
+- ``GameReplay`` (``replay.games.floating_bridge.game``): a judged game, step by step.
 """
 
-from .cards import Call, Card, ReplayError, Seat, Strain, Suit
-from .engine import Finding, Game
-from .game import GameReplay, Result, Step
-from .log import GameLog, LogEntry, LogFormatError, parse_log, read_logs, read_path
+from .errors import ReplayError
+from .log import LogEntry, LogFormatError, parse_log, read_logs, read_path
 from .logger import GameLogger, save_log
-from .rules import PRESETS, Rules, RulesError
+from .games.floating_bridge.cards import Call, Card, Seat, Strain, Suit
+from .games.floating_bridge.engine import Finding, Game
+from .games.floating_bridge.game import GameReplay, Result, Step
+from .games.floating_bridge.log import GameLog
+from .games.floating_bridge.rules import PRESETS, Rules, RulesError
 
 __all__ = [
     "Call", "Card", "Finding", "Game", "GameLog", "GameLogger", "GameReplay", "LogEntry",

@@ -14,8 +14,8 @@ from typing import Iterable
 
 import click
 
-from .cards import ReplayError
-from .log import LogEntry, LogFormatError, expand_paths, json_schema_text, read_path
+from .errors import ReplayError
+from .log import LogEntry, LogFormatError, expand_paths, read_path
 
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
@@ -210,12 +210,9 @@ def selfplay(game_name: str, games: int, seed: int, out_dir: str, bot: str, bot_
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
 def schema(game_name: str, out: str | None) -> None:
     """Print the JSON Schema of a game's log format (floating-bridge/1 by default)."""
-    if game_name == "floating-bridge":
-        text = json_schema_text()
-    else:
-        from .games import get
+    from .games import get
 
-        text = json.dumps(get(game_name).json_schema(), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(get(game_name).json_schema(), indent=2, ensure_ascii=False) + "\n"
     if out:
         Path(out).write_text(text, encoding="utf-8")
     else:
@@ -251,14 +248,20 @@ def main() -> None:  # pragma: no cover - the installed entry point is viewer.cl
     run(cli)
 
 
-# -- commands: codec (replay codes and PBN/LIN export)
-from .codec.commands import decode_command, encode_command, export_command  # noqa: E402
+# -- commands: codec (replay codes of every game)
+from .codec.commands import decode_command, encode_command  # noqa: E402
 
 cli.add_command(encode_command)
 cli.add_command(decode_command)
-cli.add_command(export_command)
 
-# -- commands: floating bridge's double-dummy analysis
-from .games.floating_bridge.commands import analyse_command  # noqa: E402
 
-cli.add_command(analyse_command)
+# -- commands: each game's own (``GAME.commands``: floating bridge's ``export`` and ``analyse``)
+def _add_game_commands(group: click.Group) -> None:
+    from .games import get, names
+
+    for name in names():
+        for command in getattr(get(name), "commands", ()):
+            group.add_command(command)
+
+
+_add_game_commands(cli)

@@ -1,25 +1,12 @@
-"""GameLogger: what a bot calls while a game is played.
+"""GameLogger: what a bot calls while a game is played, for every registered game.
 
->>> logger = GameLogger(game_id="chat-42/7", players={"N": "Alice", "E": {"name": "greedy", "bot": "greedy-1"}})
->>> from replay.engine import Game
->>> game = Game.new_random(seed=3)
->>> logger.deal(game.deal, first_bidder=game.first_bidder)
->>> logger.bid(game.first_bidder, "pass")
+``GameLogger(game=..., ...)`` hands out the game's own logger (``GAME.Logger``): floating
+bridge's ``BridgeLogger`` by default, ``UnoLogger`` for ``game="uno-lite"``... Each has the
+game's own verbs, and every one saves its log atomically with :func:`save_log`.
 
-When the game ends, ``end()`` saves the log (if the logger has a directory) atomically, so a
-half-written file is never visible, and returns the ``GameReplay``. Nothing in the logger
-refuses an illegal action: a buggy bot's game is logged as it happened, and the engine
-reports its breaches.
-
-A bot written for Singbridge's numbers passes ``notation="singbridge"`` and hands the logger
-its own numbers (``45`` is 4NT, ``0`` pass, ``114`` the ace of clubs); the log is written in
-the standard notation all the same. Without the option a number is not a call or a card:
-
->>> sb = GameLogger(notation="singbridge", clock=None)
->>> sb.deal([[s * 100 + r for r in range(2, 15)] for s in (1, 2, 3, 4)], first_bidder=1)
->>> sb.bid("N", 45)
->>> sb.to_dict()["events"], sb.to_dict()["hands"]["N"][:2]
-([{'type': 'bid', 'seat': 'N', 'bid': '4NT'}], ['C2', 'C3'])
+>>> uno = GameLogger(game="uno-lite", game_id="room-7/1")
+>>> type(uno).__name__, GameLogger(game="coup").__class__.__name__, type(GameLogger()).__name__
+('UnoLogger', 'CoupLogger', 'BridgeLogger')
 """
 
 from __future__ import annotations
@@ -29,14 +16,10 @@ import os
 import re
 import secrets
 import tempfile
-import time
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from .cards import SEATS, Call, Card, ReplayError, Seat, singbridge_number
-from .log import END_REASONS, FORMAT, NOTATIONS, GameLog, parse_log
-from .rules import Rules
+from .errors import ReplayError
 
 
 class LoggerStateError(ReplayError):
@@ -44,173 +27,23 @@ class LoggerStateError(ReplayError):
 
 
 class GameLogger:
-    """Record one game as log format v1 (floating bridge), or any registered game's format.
+    """The logger of a game: ``GameLogger(game="uno-lite", ...)`` is ``UnoLogger(...)``.
 
-    ``GameLogger(game="uno-lite", ...)`` gives that game's own logger (``UnoLogger``, with
-    ``deal``, ``play``, ``draw``, ``pass_``, ``chat``, ``end(reason, winner=...)`` and
-    ``link``); every logger saves atomically with :func:`save_log`.
-
-    >>> uno = GameLogger(game="uno-lite", game_id="room-7/1")
-    >>> type(uno).__name__, GameLogger(game="coup").__class__.__name__
-    ('UnoLogger', 'CoupLogger')
+    The default game is floating bridge, the first this library logged, so a bridge bot's
+    ``GameLogger(game_id=..., players=...)`` needs no ``game``. The keyword arguments are the
+    game's logger's own (``docs/games/<game>.md``).
     """
 
-    def __new__(cls, *args: Any, game: str = "floating-bridge", **kwargs: Any):
-        if game != "floating-bridge":
-            from .games import get
+    def __new__(cls, *args: Any, game: str = "floating-bridge", **kwargs: Any) -> Any:
+        from .games import get
 
-            logger = get(game).Logger
-            return logger(*args, **kwargs)
-        return super().__new__(cls)
-
-    def __init__(
-        self,
-        *,
-        game_id: str | None = None,
-        rules: "str | Mapping[str, Any] | Rules" = "bridgebot",
-        players: Mapping[Any, Any] | None = None,
-        out_dir: "str | os.PathLike[str] | None" = None,
-        started_at: datetime | None = None,
-        meta: Mapping[str, Any] | None = None,
-        clock: Callable[[], float] | None = time.monotonic,
-        notation: str = "standard",
-        game: str = "floating-bridge",
-    ):
-        if notation not in NOTATIONS:
-            raise ReplayError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")
-        self.notation = notation
-        self.rules = Rules.from_spec(rules)
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            info = {"name": player} if isinstance(player, str) else dict(player)
-            self.players[Seat.parse(seat).name] = info
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
-        self._first_bidder: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
-
-    # -- recording ---------------------------------------------------------------------------
-    def deal(self, hands: "Mapping[Any, Iterable[Any]] | Iterable[Iterable[Any]]", first_bidder: Any) -> None:
-        """The four hands (by seat, or in order N, E, S, W) and the seat that calls first."""
-        self._check_open()
-        if isinstance(hands, Mapping):
-            by_seat = {Seat.parse(k).name: [str(self._card(c)) for c in v] for k, v in hands.items()}
-        else:
-            by_seat = {seat.name: [str(self._card(c)) for c in h] for seat, h in zip(SEATS, hands)}
-        if set(by_seat) != {"N", "E", "S", "W"}:
-            raise LoggerStateError("deal() needs the hands of all four seats, N, E, S and W")
-        self._hands = by_seat
-        self._first_bidder = Seat.parse(first_bidder).name
-        if self.started_at is None:
-            self.started_at = datetime.now(timezone.utc).replace(microsecond=0)
-        self._start = self.clock() if self.clock else None
-
-    def bid(self, seat: Any, call: Any, t: int | None = None) -> None:
-        """A call: ``"pass"`` or a bid (``"1S"``, ``Call.parse("2NT")``; ``45`` with Singbridge notation)."""
-        self._event({"type": "bid", "seat": Seat.parse(seat).name, "bid": str(self._call(call))}, t)
-
-    def partner(self, seat: Any, card: Any, t: int | None = None) -> None:
-        """The declarer names the partner card."""
-        self._event({"type": "partner", "seat": Seat.parse(seat).name, "card": str(self._card(card))}, t)
-
-    def play(self, seat: Any, card: Any, t: int | None = None) -> None:
-        self._event({"type": "play", "seat": Seat.parse(seat).name, "card": str(self._card(card))}, t)
-
-    def trick(self, winner: Any, t: int | None = None) -> None:
-        """The trick winner as the bot announced it (the engine checks it)."""
-        self._event({"type": "trick", "winner": Seat.parse(winner).name}, t)
-
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = Seat.parse(seat).name
-        event["text"] = str(text)
-        self._event(event, t)
-
-    def end(self, reason: str = "completed", t: int | None = None):
-        """Close the log, save it (when the logger has a directory) and return the GameReplay."""
-        self._check_open()
-        if reason not in END_REASONS:
-            raise LoggerStateError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        self._end = {"reason": reason}
-        self._stamp(self._end, t)
-        log = self.to_log()
-        if self.out_dir is not None:
-            self.path = save_log(log, self.out_dir)
-        self.replay = log.replay()
-        return self.replay
-
-    def link(self, base: str, names: bool = True) -> str:
-        """The "View the replay" link of the ended game."""
-        if self.replay is None:
-            raise LoggerStateError("link() needs an ended game: call end() first")
-        return self.replay.url(base, names=names)
-
-    # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
-        data["rules"] = self.rules.to_spec()
-        if self.players:
-            data["players"] = self.players
-        data["first_bidder"] = self._first_bidder
-        data["hands"] = self._hands
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
-        return data
-
-    def to_log(self) -> GameLog:
-        return parse_log(self.to_dict(), self.game_id)
-
-    # -- internals ---------------------------------------------------------------------------
-    def _card(self, card: Any) -> Card:
-        if self.notation == "singbridge" and singbridge_number(card) is not None:
-            return Card.from_singbridge(card)
-        return Card.parse(card)
-
-    def _call(self, call: Any) -> Call:
-        if self.notation == "singbridge" and singbridge_number(call) is not None:
-            return Call.from_singbridge(call)
-        return Call.parse(call)
-
-    def _check_open(self) -> None:
-        if self._end is not None:
-            raise LoggerStateError("the game has ended: start a new GameLogger for the next game")
-
-    def _event(self, event: dict[str, Any], t: int | None) -> None:
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("call deal() before logging calls or cards")
-        self._stamp(event, t)
-        self._events.append(event)
-
-    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
-        if t is None and self.clock is not None and self._start is not None:
-            t = int((self.clock() - self._start) * 1000)
-        if t is not None:
-            event["t"] = int(t)
+        return get(game).Logger(*args, **kwargs)
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def log_file_name(log: GameLog) -> str:
+def log_file_name(log: Any) -> str:
     """A safe file name for a game: its game_id made safe, else its start time."""
     if log.game_id:
         stem = _UNSAFE.sub("_", log.game_id).strip("._-")[:120]
@@ -222,7 +55,7 @@ def log_file_name(log: GameLog) -> str:
     return stem + ".json"
 
 
-def save_log(log: GameLog, directory: "str | os.PathLike[str]") -> Path:
+def save_log(log: Any, directory: "str | os.PathLike[str]") -> Path:
     """Write a log into a directory atomically and return its path.
 
     The content goes to a hidden temporary file (``.name.tmp``) that is then linked to its

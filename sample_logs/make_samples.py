@@ -6,7 +6,7 @@ It rewrites ``selfplay/``, ``batch/`` and the generated files of ``broken/`` (th
 ones), then the table between the ``generated`` markers in ``README.md``. The legacy text logs
 (``legacy/*.txt`` and ``broken/*.txt``) are written by hand and left alone.
 
-Each game is played by ``replay.bots.play_game`` (the bundled greedy and random bots, through
+Each game is played by ``replay.games.floating_bridge.bots.play_game`` (the bundled greedy and random bots, through
 ``GameLogger``) and saved with ``replay.logger.save_log``, as a bot would. Only the game ids and
 some of the players are then changed to look like a real Telegram group's: in most games one to
 three seats are taken by people (a name and a Telegram id), the others keep the bot that played
@@ -29,12 +29,13 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from replay.bots import BOTS, play_game  # noqa: E402
-from replay.cards import SEATS, SUIT_MASKS, Card, cards_of  # noqa: E402
-from replay.engine import AUCTION, OVER, PARTNER, Game  # noqa: E402
-from replay.log import GameLog, parse_log, read_path  # noqa: E402
+from replay.games.floating_bridge.bots import BOTS, play_game  # noqa: E402
+from replay.games.floating_bridge.cards import SEATS, SUIT_MASKS, Card, cards_of  # noqa: E402
+from replay.games.floating_bridge.engine import AUCTION, OVER, PARTNER, Game  # noqa: E402
+from replay.log import parse_log, read_path  # noqa: E402
+from replay.games.floating_bridge.log import GameLog
 from replay.logger import GameLogger, save_log  # noqa: E402
-from replay.rules import Rules  # noqa: E402
+from replay.games.floating_bridge.rules import Rules  # noqa: E402
 
 NAMES = [
     "Wei Ling", "Zoë Tan", "Arjun Menon", "Nur Aisyah", "김민준", "陈伟", "Ясмина", "José Ramírez",

@@ -35,11 +35,11 @@ MODULES = module_names()
 #: Modules whose docstrings show examples; each must keep at least one (an example that is
 #: deleted or turned into plain text would otherwise pass unnoticed).
 WITH_EXAMPLES = (
-    "archive", "archive.compression", "archive.ids", "archive.uploads", "replay.bots", "replay.cards",
-    "replay.codec", "replay.codec.compact", "replay.codec.intcode", "replay.codec.legacy",
-    "replay.codec.links", "replay.codec.measure", "replay.engine", "replay.formats.bridgebot_text",
-    "replay.formats.lin", "replay.formats.pbn", "replay.game", "replay.log", "replay.logger",
-    "replay.rules", "viewer.app", "viewer.assets", "viewer.games.floating_bridge.charts", "viewer.ratelimit",
+    "archive", "archive.compression", "archive.ids", "archive.uploads", "replay.games.floating_bridge.bots", "replay.games.floating_bridge.cards",
+    "replay.codec", "replay.games.floating_bridge.codec.compact", "replay.codec.intcode", "replay.games.floating_bridge.codec.legacy",
+    "replay.codec.links", "replay.games.floating_bridge.codec.measure", "replay.games.floating_bridge.engine", "replay.games.floating_bridge.formats.bridgebot_text",
+    "replay.games.floating_bridge.formats.lin", "replay.games.floating_bridge.formats.pbn", "replay.games.floating_bridge.game", "replay.log", "replay.logger",
+    "replay.games.floating_bridge.rules", "viewer.app", "viewer.assets", "viewer.games.floating_bridge.charts", "viewer.ratelimit",
     "viewer.view", "replay.games", "replay.games.base", "replay.games.floating_bridge", "replay.games.uno_lite",
     "replay.codec.generic", "replay.games.uno_lite.codec",
 )

@@ -106,7 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
 
 def contract_symbol(text: str | None) -> str:
     """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
-    from replay.cards import Call, CallParseError
+    from replay.games.floating_bridge.cards import Call, CallParseError
 
     if not text:
         return ""

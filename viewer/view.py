@@ -5,7 +5,7 @@ registered game and lets the board build its part. :func:`build_view` gives the 
 context (the server-rendered position, the no-JavaScript page, and the compact per-step JSON
 that the board's script reads from the page); :func:`page_json` gives a page's JSON twin.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> view = build_view(ViewedGame(play_game(seed=3).replay(), names={}))
 >>> view["banner"]["contract"], view["step"]["index"] == len(view["data"]["steps"]) - 1
 ('1♠', True)
@@ -66,7 +66,7 @@ def spoiler_free_title(game: ViewedGame) -> str:
     """``Floating bridge: Priya, Marcus, Łucja, Arjun`` (seats stand in for missing names; a game
     with no names at all is ``Floating bridge game``).
 
-    >>> from replay.bots import play_game
+    >>> from replay.games.floating_bridge.bots import play_game
     >>> spoiler_free_title(ViewedGame(play_game(seed=3).replay(), names={"N": "Ann", "S": "Bo"}))
     'Floating bridge: Ann, E, Bo, W'
     >>> spoiler_free_title(ViewedGame(play_game(seed=3).replay()))

@@ -29,7 +29,7 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from replay import Game, GameLogger
-from replay.bots import GreedyBot
+from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"
 BUTTON_TEXT = "View the replay"

@@ -26,7 +26,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from replay import Game, GameLogger
-from replay.bots import GreedyBot
+from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"
 BUTTON_TEXT = "View the replay"

@@ -12,7 +12,7 @@ import random
 import sys
 
 from replay import Game, GameLogger
-from replay.bots import GreedyBot
+from replay.games.floating_bridge.bots import GreedyBot
 
 VIEWER = "https://replay.example.org"
 

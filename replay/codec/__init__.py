@@ -1,6 +1,6 @@
 """Replay codes: a whole game in one short, URL-safe, checksummed code, and back.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> log = play_game(seed=3)
 >>> code = encode(log)
 >>> decode(code).hands == log.hands
@@ -18,28 +18,41 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import Any, Mapping
 
-from .compact import code_kind, decode_code
-from .compact import encode as encode_bridge
-from .generic import decode_game, encode_game, is_generic_code
-from ..cards import Seat
 from .errors import CodeError
-from .legacy import decode_legacy, looks_legacy
+from .generic import decode_game, encode_game, is_generic_code
 from .links import NAMES_PARAMETER, format_names, parse_link
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..game import GameReplay
-    from ..log import GameLog
 
 __all__ = [
     "CodeError", "NAMES_PARAMETER", "decode", "encode", "is_fallback_code", "is_legacy_code",
     "parse_link", "replay_url",
 ]
 
+_TEXT_CODECS: "list[Any] | None" = None
 
-def decode(text: str, names: "Mapping[str, str] | None" = None) -> "GameLog":
-    """The game in a code or link (new or legacy codes).
+
+def _text_codecs() -> list[Any]:
+    """The tuned codecs of the games that write codes of their own shape (``GAME.text_codec``:
+    floating bridge's, which also reads BridgeBot's codes), in registry order."""
+    global _TEXT_CODECS
+    if _TEXT_CODECS is None:
+        from ..games import get, names
+
+        _TEXT_CODECS = [codec for codec in (getattr(get(name), "text_codec", None) for name in names()) if codec]
+    return _TEXT_CODECS
+
+
+def _codec_of(code: str) -> Any:
+    """The tuned codec whose shape a bare code has, or None."""
+    for codec in _text_codecs():
+        if codec.claims(code):
+            return codec
+    return None
+
+
+def decode(text: str, names: "Mapping[str, str] | None" = None) -> Any:
+    """The game in a code or link (new or legacy codes), as its game's log model.
 
     Bad input of any kind raises ``CodeError`` (each check says what is wrong); nothing here
     turns other exceptions into it, so a bug in the decoder surfaces as itself.
@@ -48,25 +61,33 @@ def decode(text: str, names: "Mapping[str, str] | None" = None) -> "GameLog":
     letter) when given; they are never part of the code itself.
     """
     code, link_names = parse_link(text)
-    if looks_legacy(code):
-        log = decode_legacy(code)
+    codec = _codec_of(code)
+    if codec is not None:
+        log = codec.decode(code)
     elif is_generic_code(code):
         log = decode_game(code)
-    else:
-        log = decode_code(code)
+    else:  # no game's shape: the first tuned codec says what is wrong with it
+        codecs = _text_codecs()
+        if not codecs:
+            raise CodeError(f"{code[:1]!r} does not start a replay code")
+        log = codecs[0].decode(code)
     chosen = dict(names) if names is not None else link_names
     if chosen:
         log = _with_names(log, chosen)
     return log
 
 
-def encode(game) -> str:
+def encode(game: Any) -> str:
     """The replay code of a game: a log or a judged replay of any registered game."""
+    from ..games import game_for_format
+
     log = getattr(game, "log", game)
-    if getattr(log, "format", None) == "floating-bridge/1":
-        return encode_bridge(game)
-    if not hasattr(log, "format"):
+    fmt = getattr(log, "format", None)
+    if fmt is None:
         raise TypeError(f"encode() takes a GameLog or a GameReplay (of any game), not {type(game).__name__}")
+    codec = getattr(game_for_format(fmt), "text_codec", None)
+    if codec is not None:
+        return codec.encode(game)
     return encode_game(game)
 
 
@@ -81,12 +102,12 @@ def _with_names(log, names: Mapping[str, str]):
     game = game_for_format(log.format)
     if not any(seat in names for seat in game.seats):
         names = {seat: names.get(letter) for seat, letter in zip(game.seats, SEAT_LETTERS)}
+    seat_key = getattr(game, "seat_key", None)  # how the game's log keys its players (bridge: Seat)
     players = {}
     for seat in game.seats:
         name = names.get(seat)
         if name:
-            key = Seat[seat] if log.format == "floating-bridge/1" else seat
-            players[key] = Player.model_construct(name=name[:200])
+            players[seat_key(seat) if seat_key else seat] = Player.model_construct(name=name[:200])
     return log.model_copy(update={"players": players})
 
 
@@ -96,22 +117,26 @@ def is_legacy_code(text: str) -> bool:
         code, _ = parse_link(text)
     except CodeError:
         return False
-    return looks_legacy(code)
+    return any(codec.is_legacy(code) for codec in _text_codecs())
 
 
 def is_fallback_code(text: str) -> bool:
     """Whether a code (or link) holds a game with findings (the flagged fallback form).
 
-    The code's last two characters say so (a version 1 code's first letter: ``C``, ``G``, ``K``
-    or ``O``), so this needs no decoding.
+    The code's shape says so (a bridge code's last two characters, or a version 1 code's first
+    letter: ``C``, ``G``, ``K`` or ``O``; another game's marker in upper case), so this needs no
+    decoding.
     """
     try:
         code, _ = parse_link(text)
     except CodeError:
         return False
+    codec = _codec_of(code)
+    if codec is not None:
+        return codec.is_fallback(code)
     if is_generic_code(code):  # another game's raw form: its marker in upper case
         return code[0].isupper()
-    return not looks_legacy(code) and code_kind(code) == "fallback"
+    return False
 
 
 def replay_url(replay, base: str, names: bool = False) -> str:

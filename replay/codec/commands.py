@@ -1,17 +1,15 @@
-"""The codec's commands: ``encode``, ``decode`` and ``export`` (registered in ``replay.cli``).
+"""The codec's commands, for every game: ``encode`` and ``decode`` (registered in ``replay.cli``).
 
 ``replay.cli`` imports this module at its end, so this module imports ``replay.cli`` lazily.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
+from typing import Any
 
 import click
 
-from ..log import GameLog
 from . import decode, encode, is_fallback_code, is_legacy_code, replay_url
 
 
@@ -41,39 +39,22 @@ def encode_command(files: tuple[str, ...], base: str | None, names: bool) -> Non
     sys.exit(status)
 
 
-def _describe(text: str, log: GameLog) -> list[str]:
+def _describe(text: str, log: Any) -> list[str]:
     replay = log.replay()
     kind = "original BridgeBot code" if is_legacy_code(text) else (
         "fallback code (a game with findings)" if is_fallback_code(text) else "replay code")
     lines = [f"{kind}: {replay.summary_line()}"]
-    if log.format != "floating-bridge/1":  # another game: what every game says
-        game = replay.game
+    game = replay.game
+    describe = getattr(game, "describe_code", None)  # the game's own lines (bridge: hands, auction...)
+    if describe is not None:
+        lines.extend(describe(replay))
+    else:  # what every game says
         winners = ", ".join(replay.winners) or "nobody"
         lines.append(f"  game {game.title}, end {replay.end_reason}, won by {winners}")
         lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
-        for f in replay.findings:
-            lines.append(f"  finding at step {f.step}: {f.kind}: {f.message}")
-        return lines
-    lines.append(f"  rules {replay.rules.name}, first bidder {log.first_bidder.name}, end {replay.end_reason}")
-    for seat, cards in zip("NESW", log.hands.by_seat()):
-        name = log.player_name(seat_of(seat))
-        label = f"{seat} ({name})" if name else seat
-        lines.append(f"  {label}: {' '.join(str(c) for c in cards)}")
-    if replay.calls:
-        lines.append("  auction: " + " ".join(f"{s.name}:{c}" for s, c in replay.calls))
-    if replay.partner_card is not None:
-        lines.append(f"  partner card {replay.partner_card} held by {replay.partner_seat.name}")
-    if replay.trick_winners:
-        lines.append("  trick winners: " + " ".join(s.name for s in replay.trick_winners))
     for f in replay.findings:
         lines.append(f"  finding at step {f.step}: {f.kind}: {f.message}")
     return lines
-
-
-def seat_of(letter: str):
-    from ..cards import Seat
-
-    return Seat[letter]
 
 
 @click.command("decode")
@@ -100,37 +81,3 @@ def decode_command(code: str, as_json: bool) -> None:
     else:
         for line in _describe(code, log):
             click.echo(line)
-
-
-@click.command("export")
-@click.argument("source")
-@click.option("--to", "fmt", type=click.Choice(["pbn", "lin"]), required=True, help="The format to write.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
-def export_command(source: str, fmt: str, out: str | None) -> None:
-    """Export the games in SOURCE (a log file, folder, -, or a replay code or link) as PBN or LIN.
-
-    docs/exports.md says what each format cannot express (the floating partnership).
-    """
-    from ..cli import UserError, looks_like_file_name, read_entries
-    from ..formats.lin import export_lin
-    from ..formats.pbn import export_pbn_bytes
-
-    if source != "-" and not os.path.exists(source):
-        if looks_like_file_name(source):
-            raise UserError(f"{source}: no such file or folder")
-        logs = [decode(source)]
-    else:
-        logs = []
-        for entry in read_entries([source]):
-            if entry.error is not None:
-                raise UserError(f"{entry.source}: not a valid log: {entry.error}")
-            logs.append(entry.log)
-        if not logs:
-            raise UserError(f"{source}: no games in it")
-    # bytes, so that no text layer re-encodes them or changes their line ends: PBN is ISO-8859-1
-    # with CRLF (PBN 2.1 export format), LIN is UTF-8
-    data = export_pbn_bytes(logs) if fmt == "pbn" else export_lin(logs).encode("utf-8")
-    if out:
-        Path(out).write_bytes(data)
-    else:
-        click.echo(data, nl=False)

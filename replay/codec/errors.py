@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import ReplayError
+from ..errors import ReplayError
 
 
 class CodeError(ReplayError, ValueError):

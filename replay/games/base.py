@@ -124,7 +124,10 @@ class GameModule(Protocol):
     Log: ClassVar[type]          # pydantic model of the whole log
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> Any:
-        """A decoded JSON object -> ``Log``; raises ``replay.log.LogFormatError``."""
+        """A decoded JSON object -> ``Log``; raises ``replay.log.LogFormatError``.
+
+        ``replay.log.parse_log`` calls it for a log of this format (and the first registered
+        game's for a log with no ``format``, so that its errors name what is missing)."""
         ...
 
     def judge(self, log: Any) -> Replay: ...
@@ -143,6 +146,11 @@ class GameModule(Protocol):
     # optional extras
     bots: Mapping[str, Callable[..., Any]]
     def selfplay(self, seed: int, bots: Sequence[str], **options: Any) -> Any: ...
+    # readers: modules with ``looks_like(text)`` and ``read(text, name)`` (foreign text logs);
+    # code_marker and setup_codec (generic codes) or text_codec (codes of the game's own shape,
+    # with ``claims``, ``encode``, ``decode``, ``is_fallback``, ``is_legacy``: floating bridge);
+    # commands (click commands ``replay.cli`` adds); describe_code(replay) (lines ``decode``
+    # prints); seat_key(name) (how the log model keys its players, when not by the name itself)
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ def archive(db_url):
 
 def write_selfplay(directory: Path, count: int, seed: int = 0, **kwargs) -> list[Path]:
     """``count`` self-play logs saved as a bot would (one file per game)."""
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
 
     directory.mkdir(parents=True, exist_ok=True)
     for i in range(count):

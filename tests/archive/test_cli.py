@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from archive import Archive
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 
 from .conftest import write_selfplay
 

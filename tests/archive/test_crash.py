@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from archive import Archive
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 
 GAMES = 5000
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from archive import Archive
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.postgres

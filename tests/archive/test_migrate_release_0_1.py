@@ -118,7 +118,7 @@ def test_release_0_1_archive_migrates_with_nothing_lost(release_0_1_archive):
         declarer_wins = archive.list(fact="result=declarer", limit=100).total
         assert declarer_wins == sum(1 for g in page.items if g.result == "declarer")
         # and new games go in beside the old ones
-        from replay.bots import play_game
+        from replay.games.floating_bridge.bots import play_game
 
         (stored,) = archive.ingest_bytes(play_game(seed=99_999).canonical_json().encode(), "new.json")
         assert stored.status == "stored" and archive.count() == 56

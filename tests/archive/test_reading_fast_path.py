@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
 from replay.games.uno_lite.log import UnoLog
 from replay.games.uno_lite.log import _read_plain as uno_plain
-from replay.log import GameLog, LogFormatError, parse_log, read_logs
-from replay.log import _read_plain as bridge_plain
+from replay.log import LogFormatError, parse_log, read_logs
+from replay.games.floating_bridge.log import GameLog
+from replay.games.floating_bridge.log import _read_plain as bridge_plain
 
 
 def _same(a, b, where="log") -> None:
@@ -134,7 +135,7 @@ def test_what_the_fast_path_leaves_gets_full_validation_and_its_errors(change, m
         try:
             GameLog.model_validate(data)
         except Exception as exc:
-            from replay.log import errors_from_validation
+            from replay.games.floating_bridge.log import errors_from_validation
 
             raise LogFormatError(errors_from_validation(exc)) from None
     assert str(fast_path.value) == str(direct.value)

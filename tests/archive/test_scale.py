@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from archive import Archive, ArchiveError
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
 
 from .test_store import _logged_game, _pretty

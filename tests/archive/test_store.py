@@ -13,7 +13,7 @@ import pytest
 import zstandard
 
 from archive import Archive, ArchiveError
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.logger import GameLogger
 
 from .conftest import write_selfplay
@@ -420,7 +420,7 @@ def test_replay_code_column(archive):
 def test_replay_code_is_none_only_for_a_game_no_code_can_carry():
     from archive.records import replay_code
     from replay.codec import CodeError, encode
-    from replay.rules import Rules
+    from replay.games.floating_bridge.rules import Rules
 
     log = play_game(seed=8)
     house = log.model_copy(update={"rules": Rules("house")}).replay()  # a preset code v1 cannot name

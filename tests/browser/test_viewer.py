@@ -9,7 +9,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from replay.cards import SEATS
+from replay.games.floating_bridge.cards import SEATS
 from tests.conftest import ROOT
 
 from .conftest import LEGACY_WORKED_EXAMPLE, Server, code_of, log_of

@@ -6,12 +6,12 @@ import random
 from functools import lru_cache
 from typing import Iterable
 
-from replay.bots import play_game
-from replay.cards import PASS, SEATS, SUIT_MASKS, Call, cards_of
-from replay.engine import AUCTION, OVER, PARTNER, PLAY, Game
-from replay.log import GameLog
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import PASS, SEATS, SUIT_MASKS, Call, cards_of
+from replay.games.floating_bridge.engine import AUCTION, OVER, PARTNER, PLAY, Game
+from replay.games.floating_bridge.log import GameLog
 from replay.logger import GameLogger
-from replay.rules import PRESETS, Rules
+from replay.games.floating_bridge.rules import PRESETS, Rules
 
 OVERRIDE_RULES = (
     Rules.from_spec({"preset": "bridgebot", "self_partner": True}),

@@ -4,8 +4,8 @@ writes legacy codes itself."""
 
 from __future__ import annotations
 
-from replay.cards import PASS_VALUE
-from replay.log import GameLog
+from replay.games.floating_bridge.cards import PASS_VALUE
+from replay.games.floating_bridge.log import GameLog
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

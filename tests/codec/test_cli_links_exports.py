@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.codec import decode, encode, parse_link, replay_url
-from replay.formats.lin import handviewer_url, lin_hand, to_lin
-from replay.formats.pbn import pbn_hand, to_pbn
+from replay.games.floating_bridge.formats.lin import handviewer_url, lin_hand, to_lin
+from replay.games.floating_bridge.formats.pbn import pbn_hand, to_pbn
 from replay.logger import GameLogger, save_log
 
 from .games import assert_same_game, passed_out_log
@@ -132,7 +132,7 @@ def test_names_are_cleaned_and_capped():
 # --- exports -------------------------------------------------------------------------------------
 
 def test_pbn_hand_and_tags():
-    from replay.cards import Card
+    from replay.games.floating_bridge.cards import Card
 
     hand = [Card.parse(c) for c in "SA SK S3 HQ HT H2 D8 CJ C7 C6 C5 C4 S9".split()]
     assert pbn_hand(hand) == "AK93.QT2.8.J7654"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.codec import CodeError, decode, encode, is_fallback_code, is_legacy_code
-from replay.codec import compact
+from replay.games.floating_bridge.codec import compact
 from replay.codec.intcode import ALPHABET
 
 from .games import assert_same_game, seeded_corpus
@@ -144,7 +144,7 @@ def test_every_cut_of_a_new_code_below_17_characters_is_refused():
 
 def test_a_game_with_a_tiny_payload_gets_a_padded_17_character_code():
     """Each seat dealt one whole suit in card order, passed out: payload 0 (version 1: 'J5')."""
-    from replay.cards import SEATS, SUIT_MASKS, cards_of
+    from replay.games.floating_bridge.cards import SEATS, SUIT_MASKS, cards_of
     from replay.logger import GameLogger
 
     logger = GameLogger(rules="bridgebot", clock=None)

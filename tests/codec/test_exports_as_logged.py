@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from replay.bots import play_game
-from replay.cards import SEATS, Seat
-from replay.formats.lin import export_lin, to_lin
-from replay.formats import pbn
-from replay.formats.pbn import export_pbn, to_pbn
-from replay.log import GameLog, parse_log
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import SEATS, Seat
+from replay.games.floating_bridge.formats.lin import export_lin, to_lin
+from replay.games.floating_bridge.formats import pbn
+from replay.games.floating_bridge.formats.pbn import export_pbn, to_pbn
+from replay.log import parse_log
+from replay.games.floating_bridge.log import GameLog
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "sample_logs" / "broken"

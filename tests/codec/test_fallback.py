@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.bots import play_game
-from replay.cards import Card
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import Card
 from replay.codec import decode, encode, is_fallback_code
-from replay.engine import Game
+from replay.games.floating_bridge.engine import Game
 from replay.log import parse_log
-from replay.rules import legal_cards_mask
+from replay.games.floating_bridge.rules import legal_cards_mask
 
 from .games import events, findings_of
 
@@ -177,7 +177,7 @@ def test_fallback_keeps_order_of_an_invalid_deal_and_is_not_much_longer():
 
 
 def test_the_encoders_judgement_agrees_with_game_replay():
-    from replay.codec.compact import _judge
+    from replay.games.floating_bridge.codec.compact import _judge
 
     rng = random.Random(7)
     for seed in range(300):

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.codec import CodeError, compact, decode, encode, legacy
+from replay.codec import CodeError, decode, encode
+from replay.games.floating_bridge.codec import compact, legacy
 from replay.codec.intcode import ALPHABET
 
 from .games import seeded_corpus
@@ -142,7 +143,7 @@ def test_messages_say_what_is_wrong():
         else:
             raise AssertionError(f"{text!r} decoded")
     assert issubclass(CodeError, ValueError)
-    from replay.cards import ReplayError
+    from replay.errors import ReplayError
 
     assert issubclass(CodeError, ReplayError)
 
@@ -160,7 +161,7 @@ def test_non_text_input_raises_code_error():
 @given(st.integers(0, 2**20000), st.integers(0, 3))
 def test_any_payload_that_passes_the_checksum_decodes_or_raises_code_error(payload, kind):
     """Random integers with a valid checksum, of every kind, up to ~3,400 characters."""
-    from replay.codec.compact import _to_text
+    from replay.games.floating_bridge.codec.compact import _to_text
 
     text = _to_text(payload * 4 + kind)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.codec import CodeError, decode, encode, is_legacy_code
 
 from .games import actions, assert_same_game, seeded_corpus

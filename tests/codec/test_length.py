@@ -7,10 +7,10 @@ from statistics import mean
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.codec import decode, encode
-from replay.codec import compact
-from replay.codec.measure import BITS_PER_CHARACTER, information_bits, information_characters, legacy_length
+from replay.games.floating_bridge.codec import compact
+from replay.games.floating_bridge.codec.measure import BITS_PER_CHARACTER, information_bits, information_characters, legacy_length
 
 from .games import adversarial_games, assert_same_game
 
@@ -68,7 +68,7 @@ def test_the_worst_case_is_within_57_characters_by_construction():
 
 def test_lowest_hand_points_never_exceed_19():
     # the bound above relies on it: four hands share 40 high-card points and at most 36 length points
-    from replay.cards import hand_points
+    from replay.games.floating_bridge.cards import hand_points
     from .games import whole_suit_hands
 
     assert min(hand_points(h) for h in whole_suit_hands((0, 1, 2, 3))) == 19

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay.codec import decode, encode
-from replay.codec.compact import MIN_CODE_LENGTH, V2_MARKER
-from replay.engine import OVER, PARTNER, PLAY, Game
+from replay.games.floating_bridge.codec.compact import MIN_CODE_LENGTH, V2_MARKER
+from replay.games.floating_bridge.engine import OVER, PARTNER, PLAY, Game
 from replay.logger import GameLogger
-from replay.rules import PRESETS, Rules
+from replay.games.floating_bridge.rules import PRESETS, Rules
 
 from .games import assert_same_game, passed_out_log, seeded_corpus
 
@@ -139,7 +139,7 @@ def test_any_legal_game_round_trips(data, rules, seed):
 @given(seed=st.integers(0, 10**9), bot=st.sampled_from(["random", "greedy"]),
        preset=st.sampled_from(["bridgebot", "all-tricks"]), interrupt=st.sampled_from([0.0, 0.5, 1.0]))
 def test_any_seeded_self_play_game_round_trips(seed, bot, preset, interrupt):
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
 
     log = play_game(seed, bot, preset, interrupt_rate=interrupt)
     assert_same_game(log, decode(encode(log)))

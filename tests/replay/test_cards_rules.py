@@ -1,8 +1,8 @@
 import pytest
 
-from replay.cards import Call, CallParseError, Card, CardParseError, Seat, hand_points, sort_hand
-from replay.rules import Rules, RulesError, legal_calls, legal_cards_mask, targets, trick_winner_index
-from replay.cards import mask_of, cards_of
+from replay.games.floating_bridge.cards import Call, CallParseError, Card, CardParseError, Seat, hand_points, sort_hand
+from replay.games.floating_bridge.rules import Rules, RulesError, legal_calls, legal_cards_mask, targets, trick_winner_index
+from replay.games.floating_bridge.cards import mask_of, cards_of
 
 
 @pytest.mark.parametrize("text", ["SA", "sa", "As", "AS", "♠A", "♠️A", "A♠", "a♠️", " SA "])

@@ -1,6 +1,6 @@
 import json
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.log import parse_log
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.codec import encode
 
 ROOT = Path(__file__).resolve().parents[2]

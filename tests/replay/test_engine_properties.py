@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.bots import play_game
-from replay.cards import Card, Seat
-from replay.log import GameLog, PlayEvent, parse_log
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import Card, Seat
+from replay.log import parse_log
+from replay.games.floating_bridge.log import GameLog, PlayEvent
 
 PRESETS = ("bridgebot", "all-tricks")
 

@@ -3,8 +3,9 @@ import json
 import pytest
 import zstandard
 
-from replay.bots import play_game
-from replay.log import LogFormatError, json_schema_text, parse_log, read_logs
+from replay.games.floating_bridge.bots import play_game
+from replay.log import LogFormatError, parse_log, read_logs
+from replay.games.floating_bridge.log import json_schema_text
 from tests.conftest import ROOT
 
 
@@ -96,7 +97,7 @@ def test_zstd_bomb_is_refused():
 
 def test_json_schema_is_current():
     on_disk = (ROOT / "docs" / "log-format.schema.json").read_text(encoding="utf-8")
-    assert on_disk == json_schema_text(), "regenerate: python -m replay.log --schema > docs/log-format.schema.json"
+    assert on_disk == json_schema_text(), "regenerate: python -m replay.games.floating_bridge.log --schema > docs/log-format.schema.json"
     schema = json.loads(on_disk)
     assert set(schema["required"]) == {"format", "first_bidder", "hands", "events"}
 
@@ -109,7 +110,7 @@ def test_truncated_pretty_printed_file_is_one_error_not_one_per_line():
 
 
 def test_legacy_text_logs_starting_at_bidding_are_recognised():
-    from replay.log import looks_like_legacy_text
+    from replay.games.floating_bridge.log import looks_like_legacy_text
 
     assert looks_like_legacy_text("\ufeffBidding: \nPlayer 2 passes.\n")
     assert looks_like_legacy_text("Player hands: \nP1: ♣2\n")

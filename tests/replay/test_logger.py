@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from replay.bots import play_game
-from replay.engine import Game
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.engine import Game
 from replay.log import parse_log
 from replay.logger import GameLogger, LoggerStateError, save_log
 

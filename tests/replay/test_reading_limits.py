@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.log import LogFormatError, parse_log, read_logs
 
 SURROGATE_ERROR = "contains a lone surrogate (\\ud800), which is not valid Unicode"
@@ -161,7 +161,7 @@ def test_upload_refuses_a_lone_surrogate_and_quarantines_nothing(client, place):
 # --- item 9: a log may hold what a game can, plus slack ---------------------------------------
 
 def test_the_legal_maxima_are_what_the_rules_allow():
-    from replay.log import EVENT_LIMITS, LEGAL_EVENTS
+    from replay.games.floating_bridge.log import EVENT_LIMITS, LEGAL_EVENTS
 
     # the longest auction: 3 passes, 1C, then each higher bid after 2 passes, ending on 7NT
     assert LEGAL_EVENTS == {"bid": 3 + 35 + 2 * 34, "partner": 1, "play": 52, "trick": 13}
@@ -188,7 +188,7 @@ def test_thousands_of_trick_announcements_are_refused_at_reading():
     ("chat", {"type": "chat", "text": "hi"}),
 ])
 def test_one_kind_over_its_limit_is_refused_with_the_limit(kind, event):
-    from replay.log import EVENT_LIMITS, LEGAL_EVENTS
+    from replay.games.floating_bridge.log import EVENT_LIMITS, LEGAL_EVENTS
 
     log = play_game(seed=2, announce_tricks=False).to_json_dict()
     have = sum(1 for e in log["events"] if e["type"] == kind)
@@ -205,7 +205,7 @@ def test_one_kind_over_its_limit_is_refused_with_the_limit(kind, event):
 
 
 def test_chat_text_has_a_total_limit():
-    from replay.log import MAX_CHAT_TEXT, MAX_TEXT
+    from replay.games.floating_bridge.log import MAX_CHAT_TEXT, MAX_TEXT
 
     log = play_game(seed=3).to_json_dict()
     lines = MAX_CHAT_TEXT // MAX_TEXT + 1

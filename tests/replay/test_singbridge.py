@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from replay.bots import play_game
-from replay.cards import Call, CallParseError, Card, CardParseError, ReplayError
-from replay.log import LogFormatError, json_schema, parse_log, read_logs
+from replay.games.floating_bridge.bots import play_game
+from replay.errors import ReplayError
+from replay.games.floating_bridge.cards import Call, CallParseError, Card, CardParseError
+from replay.log import LogFormatError, parse_log, read_logs
+from replay.games.floating_bridge.log import json_schema
 from replay.logger import GameLogger
 
 SUIT = {"C": 1, "D": 2, "H": 3, "S": 4}

@@ -7,12 +7,13 @@ import re
 
 import pytest
 
-from replay.bots import play_game
-from replay.cards import Card, Seat, sort_hand
-from replay.engine import OVER, Game
-from replay.formats.bridgebot_text import parse_text_log
-from replay.log import GameLog, LogFormatError, read_logs
-from replay.rules import PRESETS
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import Card, Seat, sort_hand
+from replay.games.floating_bridge.engine import OVER, Game
+from replay.games.floating_bridge.formats.bridgebot_text import parse_text_log
+from replay.log import LogFormatError, read_logs
+from replay.games.floating_bridge.log import GameLog
+from replay.games.floating_bridge.rules import PRESETS
 
 # A deal of one suit per seat, for short hand-written logs: E passes, S bids 1S (the closing
 # passes of W, N and E are not written).

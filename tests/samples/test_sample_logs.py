@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.cards import Seat
-from replay.engine import FINDING_KINDS
+from replay.games.floating_bridge.cards import Seat
+from replay.games.floating_bridge.engine import FINDING_KINDS
 from replay.games import names
 from replay.log import LogEntry, read_path
 

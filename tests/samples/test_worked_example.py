@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from replay.cards import Card, Seat
-from replay.formats.bridgebot_text import parse_text_log
+from replay.games.floating_bridge.cards import Card, Seat
+from replay.games.floating_bridge.formats.bridgebot_text import parse_text_log
 from replay.log import read_path
 
 from ..conftest import SAMPLE_LOGS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 
 XSS_NAME = "<script>alert(1)</script>"
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from replay.log import EVENT_LIMITS, parse_log
+from replay.log import parse_log
+from replay.games.floating_bridge.log import EVENT_LIMITS
 
 TIMELINE_PAGE = 200  # events a timeline page shows (viewer.blueprints.triage.TIMELINE_PAGE)
 from .logs import as_bytes, clean_log

@@ -152,8 +152,8 @@ def test_cached_pages_do_not_leak_one_host_into_another(client):
 def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry():
     import pytest
 
-    from replay.bots import play_game
-    from replay.rules import Rules
+    from replay.games.floating_bridge.bots import play_game
+    from replay.games.floating_bridge.rules import Rules
     from viewer.blueprints.replay import canonical_code
 
     log = play_game(seed=3)

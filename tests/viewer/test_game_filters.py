@@ -67,6 +67,6 @@ def test_bridge_triage_keeps_its_contract_line_and_seat_order(client, archived):
     plays = [e for e in data["timeline"] if e["type"] == "play"]
     assert plays and all(len(e["text"]) == 2 for e in plays)  # cards as the log writes them: "H2"
     page = client.get(f"/g/{archived['revoke']}/triage").get_data(as_text=True)
-    from replay.cards import Call
+    from replay.games.floating_bridge.cards import Call
 
     assert f"{Call.parse(data['game']['contract']).symbol} by {data['game']['declarer']}" in page  # 1♥, not 1H

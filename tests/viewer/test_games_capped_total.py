@@ -1,7 +1,7 @@
 """Past the archive's count cap, the games browser says "N+" and keeps offering the next page."""
 
 import archive.store
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from viewer.app import create_app, get_archive
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.codec import encode
 from viewer.app import create_app, get_archive
 

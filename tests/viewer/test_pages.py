@@ -7,7 +7,7 @@ import json
 import re
 from urllib.parse import quote
 
-from replay.cards import SEATS, Card
+from replay.games.floating_bridge.cards import SEATS, Card
 
 from .conftest import LEGACY_WORKED_EXAMPLE, code_of, load
 
@@ -215,8 +215,8 @@ def test_log_download(client, archived):
 
 
 def test_pbn_and_lin_exports(client, archived):
-    from replay.formats.lin import to_lin
-    from replay.formats.pbn import to_pbn
+    from replay.games.floating_bridge.formats.lin import to_lin
+    from replay.games.floating_bridge.formats.pbn import to_pbn
 
     code = code_of("seed3")
     html = client.get(f"/r/{code}").get_data(as_text=True)

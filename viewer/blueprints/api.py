@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from replay.log import json_schema as log_json_schema
+from replay.games.floating_bridge.log import json_schema as log_json_schema
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response

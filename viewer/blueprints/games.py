@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from replay.rules import PRESETS
+from replay.games.floating_bridge.rules import PRESETS
 
 from ..app import PageError, get_archive
 from ..games import game_titles, seat_order, vocabulary

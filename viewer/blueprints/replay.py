@@ -15,13 +15,13 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 from replay.codec import CodeError, decode, encode, is_legacy_code
 from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
-from replay.formats.lin import to_lin
-from replay.formats.pbn import ENCODING as PBN_ENCODING
-from replay.formats.pbn import to_pbn
-from replay.log import GameLog
+from replay.games.floating_bridge.formats.lin import to_lin
+from replay.games.floating_bridge.formats.pbn import ENCODING as PBN_ENCODING
+from replay.games.floating_bridge.formats.pbn import to_pbn
+from replay.games.floating_bridge.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
 from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json, plotly_bundle

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 
 CARD_TEXT: tuple[str, ...] = ("D", "A", "B", "C", "E")
 CARD_NAMES: tuple[str, ...] = ("Duke", "Assassin", "Ambassador", "Captain", "Contessa")

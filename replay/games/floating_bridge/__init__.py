@@ -1,27 +1,37 @@
-"""Floating bridge as a registered game (``floating-bridge/1``).
+"""Floating bridge, the game BridgeBot and Singbridge run: the ``floating-bridge/1`` game module.
 
-The rules engine, the log model, the judged replay, the bots and the tuned codec are the
-modules ``replay.cards``, ``replay.rules``, ``replay.engine``, ``replay.log``, ``replay.game``,
-``replay.bots`` and ``replay.codec``; this object is how the game-neutral parts reach them.
+``GAME`` is what the registry (``replay.games``) hands out:
 
 >>> from replay.games import get
 >>> bridge = get("floating-bridge")
 >>> replay = bridge.judge(bridge.selfplay(seed=7, bots=("greedy",)))
 >>> replay.to_json()["game"], len(replay.winners) in (1, 2, 3)
 ('floating-bridge', True)
+
+The package: ``cards`` (seats, cards, calls), ``rules`` (presets, flags, and the play rules
+the engine and the codec share), ``engine`` (``Game``, the state machine), ``log`` (log format
+v1's models), ``game`` (``GameReplay``, a judged game), ``logger`` (``BridgeLogger``, for bots),
+``bots`` (self-play), ``codec`` (the tuned replay codes and BridgeBot's), ``formats`` (BridgeBot
+text logs in, PBN and LIN out), ``commands`` and ``formats.commands`` (``analyse``,
+``export``), ``analysis`` and ``solver`` (double-dummy).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping, Sequence
 
-from ... import bots as _bots
-from ...engine import FINDING_KINDS
-from ...log import END_REASONS, GameLog, LogFormatError, errors_from_validation, json_schema
-from ...logger import GameLogger
+from . import bots as _bots
+from . import codec as _codec
+from .cards import Seat
+from .engine import FINDING_KINDS
+from .formats import bridgebot_text
+from .log import END_REASONS, GameLog, json_schema, parse
+from .logger import BridgeLogger
 
 
 class FloatingBridge:
+    """The floating bridge game module (``replay.games.base.GameModule``)."""
+
     name: ClassVar[str] = "floating-bridge"
     title: ClassVar[str] = "Floating bridge"
     major: ClassVar[int] = 1
@@ -30,39 +40,67 @@ class FloatingBridge:
     end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
     Log: ClassVar[type] = GameLog
     bots: ClassVar[Mapping[str, Any]] = _bots.BOTS
-    #: what a bot logs a game with
-    Logger: ClassVar[type] = GameLogger
+    #: what a bot logs a game with (``GameLogger()`` hands it out: bridge is the default game)
+    Logger: ClassVar[type] = BridgeLogger
+    #: text formats ``replay.log.read_logs`` recognises by content: BridgeBot's text logs
+    readers: ClassVar[tuple[Any, ...]] = (bridgebot_text,)
+    #: the tuned codec with codes of its own shape (``replay.codec`` asks it first)
+    text_codec: ClassVar[Any] = _codec
     #: the log events that are actions (a step each)
     action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)
     chapter: ClassVar[str] = "trick"
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
-        from pydantic import ValidationError
-
-        try:
-            return GameLog.model_validate(data)
-        except ValidationError as exc:
-            raise LogFormatError(errors_from_validation(exc), source) from None
+        """A decoded JSON object -> ``GameLog``; raises ``replay.log.LogFormatError``."""
+        return parse(data, source)
 
     def judge(self, log: GameLog):
-        from ...game import GameReplay
+        from .game import GameReplay
 
         return GameReplay.from_log(log)
 
     def json_schema(self) -> dict[str, Any]:
         return json_schema()
 
+    def seat_key(self, name: str) -> Seat:
+        """A seat's name as the log model keys its players by it."""
+        return Seat[name]
+
+    @property
+    def commands(self) -> tuple[Any, ...]:
+        """The game's own CLI commands (``replay.cli`` adds them): ``analyse`` and ``export``."""
+        from .commands import analyse_command
+        from .formats.commands import export_command
+
+        return (export_command, analyse_command)
+
+    def describe_code(self, replay) -> list[str]:
+        """What ``game-replay decode`` prints about a game, after its summary line."""
+        log = replay.log
+        lines = [f"  rules {replay.rules.name}, first bidder {log.first_bidder.name}, end {replay.end_reason}"]
+        for seat, cards in zip(Seat, log.hands.by_seat()):
+            name = log.player_name(seat)
+            label = f"{seat.name} ({name})" if name else seat.name
+            lines.append(f"  {label}: {' '.join(str(c) for c in cards)}")
+        if replay.calls:
+            lines.append("  auction: " + " ".join(f"{s.name}:{c}" for s, c in replay.calls))
+        if replay.partner_card is not None:
+            lines.append(f"  partner card {replay.partner_card} held by {replay.partner_seat.name}")
+        if replay.trick_winners:
+            lines.append("  trick winners: " + " ".join(s.name for s in replay.trick_winners))
+        return lines
+
     def start(self, log: GameLog):
         """The position after the deal (an ``engine.Game``), and the deal's findings."""
-        from ...engine import Game
+        from .engine import Game
 
         state = Game(log.hands.by_seat(), log.first_bidder, log.rules)
         return state, state.check_deal()
 
     def legal_events(self, state) -> list[Any]:
         """Every event the seat to act may log now, as log events (calls, partner cards, cards)."""
-        from ...log import BidEvent, PartnerEvent, PlayEvent
+        from .log import BidEvent, PartnerEvent, PlayEvent
 
         seat = state.to_act
         out = []

@@ -7,7 +7,7 @@ rules stop play early is analysed as if the remaining tricks were played out). `
 the legal cards that keep ``before``. A card by the declarer's side that lowers the count, or
 one by a defender that raises it, is a mistake of ``loss`` tricks.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> analysis = analyse(play_game(seed=7).replay())
 >>> all(c.before - c.after == (c.loss if c.side == "declarer" else -c.loss) for c in analysis.cards)
 True
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...cards import CARDS, SEATS, Card, Seat
-from ...engine import OVER, PLAY, Game
+from .cards import CARDS, SEATS, Card, Seat
+from .engine import OVER, PLAY, Game
 from .solver import Position, best_cards, solve
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...game import GameReplay
+    from .game import GameReplay
 
 
 @dataclass(frozen=True, slots=True)

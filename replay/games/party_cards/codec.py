@@ -30,7 +30,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 
 from .log import END_REASONS, EVENT_TYPES, PartyLog, parse
 

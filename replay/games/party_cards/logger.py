@@ -43,7 +43,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 from replay.logger import save_log
 
 from .log import (

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 from replay.games.base import Finding, Outcome
 
 from .cards import fill_blanks

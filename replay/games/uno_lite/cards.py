@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 
 COLOURS = "RGBY"
 COLOUR_NAMES = ("red", "green", "blue", "yellow")

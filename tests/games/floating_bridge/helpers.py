@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 import random
 
-from replay.cards import SUIT_MASKS
+from replay.games.floating_bridge.cards import SUIT_MASKS
 from replay.games.floating_bridge.solver import Position
-from replay.rules import Rules, legal_cards_mask, trick_winner_index
+from replay.games.floating_bridge.rules import Rules, legal_cards_mask, trick_winner_index
 
 #: every way the declarer's side can sit, as seen from the declarer N: opposite, on the
 #: left, on the right, alone

@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from replay.bots import play_game
-from replay.cards import SUIT_MASKS, Card, mask_of
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import SUIT_MASKS, Card, mask_of
 from replay.cli import cli
-from replay.engine import PLAY, Game
+from replay.games.floating_bridge.engine import PLAY, Game
 from replay.games.floating_bridge import solver
 from replay.games.floating_bridge.analysis import analyse, game_at_step
 from replay.games.floating_bridge.solver import Position, PositionError

@@ -44,7 +44,7 @@ def test_card_values_equal_brute_force_after_each_card():
             trick = position.trick + (card,)
             broken = position.trump_broken or card // 13 == position.trump
             if len(trick) == 4:
-                from replay.rules import trick_winner_index
+                from replay.games.floating_bridge.rules import trick_winner_index
 
                 winner = (position.leader + trick_winner_index(trick, position.trump)) & 3
                 rest = solver.Position(tuple(hands), position.trump, position.declarer_side, winner, (),
@@ -62,7 +62,7 @@ def test_trump_lead_rule_changes_the_answer():
     # Spades are trumps; N plays alone and leads. With trumps broken N leads SJ, drawing
     # E's and S's trumps, and takes all three tricks; unbroken, N must lead a heart, which
     # E or S ruffs, and N takes one.
-    from replay.cards import Card, mask_of
+    from replay.games.floating_bridge.cards import Card, mask_of
 
     def hand(*cards):
         return mask_of(Card.parse(c) for c in cards)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from replay.cards import CARDS
+from replay.games.floating_bridge.cards import CARDS
 from replay.games.floating_bridge import solver
 from tests.conftest import skip_or_fail
 

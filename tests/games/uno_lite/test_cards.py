@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.cards import ReplayError
+from replay.errors import ReplayError
 from replay.games.uno_lite.cards import (
     CARD_TEXT, CardParseError, DECK_SIZE, KINDS, card_emoji, card_text, full_deck, parse_card, playable, to_card,
 )

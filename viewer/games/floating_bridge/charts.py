@@ -7,7 +7,7 @@ under way, both placed by ``board.js``; ``"step"``: x is the step index), ``band
 column rather than a line. Each chart also keeps the numbers it drew (``series``) for tests and
 for the JSON.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> charts = build_charts(play_game(seed=3).replay())
 >>> [c["id"] for c in charts]
 ['race', 'tricks', 'hands', 'time']
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.cards import SEATS, SUIT_SYMBOLS, Card, hand_points
-from replay.game import GameReplay
+from replay.games.floating_bridge.cards import SEATS, SUIT_SYMBOLS, Card, hand_points
+from replay.games.floating_bridge.game import GameReplay
 
 from ...svgcharts import Plot, ticks
 

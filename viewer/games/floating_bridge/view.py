@@ -5,7 +5,7 @@ result. :func:`board_view` gives the server-rendered position (the no-JavaScript
 auction and play tables with the step index of every call and card, and the compact per-step
 JSON that ``board.js`` reads from the page.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> from viewer.view import ViewedGame
 >>> view = board_view(ViewedGame(play_game(seed=3).replay(), names={}), 0, "all", {})
 >>> view["banner"]["contract"], view["step"]["text"]
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from replay.cards import SEATS, SUIT_SYMBOLS, Card
-from replay.game import GameReplay
+from replay.games.floating_bridge.cards import SEATS, SUIT_SYMBOLS, Card
+from replay.games.floating_bridge.game import GameReplay
 
 SEAT_NAMES = [s.name for s in SEATS]
 PERSPECTIVES = ("all", "N", "E", "S", "W")

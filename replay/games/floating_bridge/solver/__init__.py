@@ -22,13 +22,13 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ....cards import CARDS, Card, ReplayError
-from ....rules import legal_cards_mask, Rules
+from ..cards import CARDS, Card, ReplayError
+from ..rules import legal_cards_mask, Rules
 from . import _pysolver
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ....engine import Game
-    from ....game import GameReplay
+    from ..engine import Game
+    from ..game import GameReplay
 
 try:
     from . import _dds as _native
@@ -121,7 +121,7 @@ class Position:
     @classmethod
     def from_game(cls, game: "Game") -> "Position":
         """The position of an engine ``Game`` in its play phase (before the next card)."""
-        from ....engine import PLAY
+        from ..engine import PLAY
 
         if game.phase != PLAY or game.declarer is None or game.to_act is None:
             raise PositionError(f"the game is not in its play phase (phase {game.phase})")

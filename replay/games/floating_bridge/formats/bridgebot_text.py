@@ -60,7 +60,9 @@ from typing import Any
 
 from ..cards import SEATS, Call, CallParseError, Card, CardParseError, Seat
 from ..engine import OVER, Game
-from ..log import MAX_EVENTS, MAX_TEXT, GameLog, LogFormatError, parse_log
+from replay.log import LogFormatError, parse_log
+
+from ..log import MAX_EVENTS, MAX_TEXT, GameLog, looks_like_legacy_text
 from ..rules import PRESETS
 
 __all__ = ["parse_text_log", "SOURCE_FORMAT"]
@@ -372,3 +374,14 @@ def _end_by_rules(data: dict[str, Any]) -> str | None:
     if game.stopped or game.phase != OVER:
         return None
     return "passed_out" if game.passed_out else "completed"
+
+
+# -- the reader interface (``GAME.readers``: ``replay.log.read_logs`` asks each game's readers)
+def looks_like(text: str) -> bool:
+    """Whether a text is a BridgeBot text log (it starts with ``Player hands:`` or ``Bidding:``)."""
+    return looks_like_legacy_text(text)
+
+
+def read(text: str, name: str | None = None) -> GameLog:
+    """The game in a BridgeBot text log; raises ``LogFormatError`` naming the line."""
+    return parse_text_log(text)

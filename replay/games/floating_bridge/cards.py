@@ -20,9 +20,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Iterable
 
-
-class ReplayError(Exception):
-    """Base class of every error a user of the library can cause."""
+from ...errors import ReplayError
 
 
 class CardParseError(ReplayError, ValueError):

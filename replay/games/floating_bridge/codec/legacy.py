@@ -20,7 +20,7 @@ from ..cards import CARD_TEXT, CARDS, PASS_VALUE, SEATS, Call
 from ..engine import OVER, Game
 from ..rules import PRESETS, targets
 from .compact import _event, _make_log
-from .errors import CodeError
+from replay.codec.errors import CodeError
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _LETTER_VALUE = {ch: i for i, ch in enumerate(_LETTERS)}

@@ -8,7 +8,7 @@ position defined (a revoke, a trump led too early, a wrong announced winner) is 
 the action is applied; one that does not (a card the seat does not hold, a call out of turn)
 is recorded as *fatal* and the game stops being checked (``Game.stopped``).
 
->>> from replay.cards import Seat, Call, Card
+>>> from replay.games.floating_bridge.cards import Seat, Call, Card
 >>> game = Game.new_random(seed=1)
 >>> game.to_act == game.first_bidder
 True

@@ -12,7 +12,7 @@ checking (a comment says where it stopped). The text keeps to PBN 2.1's export f
 line ends, at most 255 characters a line with the CRLF, and only ISO-8859-1 (Latin-1)
 printing characters; ``export_pbn_bytes`` gives the file's bytes.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> text = to_pbn(play_game(seed=7))
 >>> '[Deal "' in text and '[PartnerCard "' in text and '[Play "' in text
 True

@@ -1,6 +1,6 @@
 """Self-play bots: a random-legal bot and a sensible greedy bot.
 
-They play through the same ``GameLogger`` a chat bot uses, so self-play logs are exactly what a
+They play through the same logger a chat bot uses (``BridgeLogger``, what ``GameLogger`` hands out), so self-play logs are exactly what a
 real bot would save.
 
 >>> log = play_game(seed=1, bot="greedy")
@@ -17,7 +17,7 @@ from typing import Callable
 from .cards import CARDS, PASS, PASS_VALUE, SEATS, SUIT_MASKS, Call, Card, Seat, cards_of, hand_points
 from .engine import AUCTION, OVER, PARTNER, PLAY, Game
 from .log import GameLog
-from .logger import GameLogger
+from .logger import BridgeLogger
 from .rules import Rules, trick_winner_index
 
 
@@ -195,7 +195,7 @@ def play_game(
     players = {seat.name: {"name": f"{bot}-{name}", "bot": f"{bot}-{bots[0].version}"}
                for seat, name in zip(SEATS, _seat_names(rng))}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
-    logger = GameLogger(
+    logger = BridgeLogger(
         game_id=game_id or f"selfplay-{bot}-{rules.preset}-{seed}",
         rules=rules, players=players, out_dir=out_dir, started_at=started, clock=None,
         meta={"selfplay": {"bot": bot, "seed": seed}},

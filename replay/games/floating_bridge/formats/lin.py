@@ -8,7 +8,7 @@ since LIN has no field for them. ``docs/exports.md`` lists what LIN cannot expre
 Every logged call and card is written as logged, also after a fatal finding has stopped rule
 checking; the note says where it stopped.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> text = to_lin(play_game(seed=7))
 >>> text.startswith("pn|") and "|md|" in text and "|mb|" in text and "|pc|" in text
 True

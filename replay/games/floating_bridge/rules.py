@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
-from .cards import CALLS, PASS_VALUE, SUIT_MASKS, Call, ReplayError
+from ...errors import ReplayError
+from .cards import CALLS, PASS_VALUE, SUIT_MASKS, Call
 
 
 class RulesError(ReplayError, ValueError):

@@ -1,6 +1,6 @@
 """Figures about codes: the information bound of a game and the legacy code's length.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> log = play_game(seed=7)
 >>> bits = information_bits(log)
 >>> 150 < bits < 400, legacy_length(log) >= 57
@@ -14,7 +14,7 @@ from math import factorial, log2
 from ..cards import PASS_VALUE
 from ..engine import Game
 from ..log import BidEvent, GameLog, PartnerEvent, PlayEvent
-from .intcode import BASE
+from replay.codec.intcode import BASE
 
 DEAL_BITS = log2(factorial(52) // factorial(13) ** 4)
 BITS_PER_CHARACTER = log2(BASE)

@@ -9,7 +9,7 @@ in base 62 behind a marker character that names the format version.
 Codes are written in version 2 (marker ``0``); version 1 codes (markers ``A``..``P``), which
 earlier releases printed, are still read.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> log = play_game(seed=7)
 >>> code = encode(log)
 >>> code[0] == V2_MARKER, MIN_CODE_LENGTH <= len(code) < 45
@@ -37,8 +37,8 @@ from ..log import (
     TrickEvent,
 )
 from ..rules import PRESETS, Rules, first_leader, legal_cards_mask, targets, trick_winner_index
-from .errors import CodeError
-from .intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
+from replay.codec.errors import CodeError
+from replay.codec.intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..game import GameReplay
@@ -299,7 +299,7 @@ def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
 
 
 class _PlayState:
-    """The play of a clean game, tracked with the rules' own functions (``replay.rules``).
+    """The play of a clean game, tracked with the rules' own functions (``replay.games.floating_bridge.rules``).
 
     Codes of clean games only ever hold legal cards, so this needs none of the engine's
     breach handling; ``Game`` itself judges every decoded game (tests check they agree).

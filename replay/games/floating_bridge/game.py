@@ -1,6 +1,6 @@
 """GameReplay: a whole game judged by the engine, as a list of steps.
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> replay = play_game(seed=7).replay()
 >>> replay.steps[0].kind, replay.findings
 ('deal', [])
@@ -229,7 +229,7 @@ class GameReplay:
     # -- the game-neutral interface (replay.games.base.Replay) -------------------------------
     @property
     def game(self):
-        from .games import get
+        from replay.games import get
 
         return get("floating-bridge")
 
@@ -260,7 +260,7 @@ class GameReplay:
         return out
 
     def outcome(self):
-        from .games.base import Outcome
+        from replay.games.base import Outcome
 
         facts: dict[str, str | int] = {"rules": self.rules.name}
         if self.contract is not None:
@@ -355,12 +355,12 @@ class GameReplay:
 
     # codes are attached by replay.codec (see replay/codec/__init__.py)
     def code(self) -> str:
-        from .codec import encode
+        from replay.codec import encode
 
         return encode(self)
 
     def url(self, base: str, names: bool = False) -> str:
-        from .codec import replay_url
+        from replay.codec import replay_url
 
         return replay_url(self, base, names=names)
 
