@@ -189,8 +189,13 @@ def test_the_encoders_judgement_agrees_with_game_replay():
                 continue
             log = parse_log(candidate)
             replay = log.replay()
-            assert _judge(log) == (bool(replay.findings), replay.steps[-1].phase) or (
-                replay.findings and _judge(log)[0])
+            has_findings, phase, plays = _judge(log)
+            assert (has_findings, phase) == (bool(replay.findings), replay.steps[-1].phase) or (
+                replay.findings and has_findings)
+            if not has_findings:  # one digit per card, each inside the engine's legal cards
+                played = [e for e in log.events if e.type == "play"]
+                assert len(plays) == len(played)
+                assert all(0 <= digit < radix for digit, radix in plays)
 
 
 def json_copy(data: dict) -> dict:

@@ -8,8 +8,8 @@
 >>> replay.to_json()["game"], len(replay.winners) in (1, 2, 3)
 ('floating-bridge', True)
 
-The package: ``cards`` (seats, cards, calls), ``rules`` (presets, flags, and the play rules
-the engine and the codec share), ``engine`` (``Game``, the state machine), ``log`` (log format
+The package: ``cards`` (seats, cards, calls), ``rules`` (presets, flags, the pure rule
+functions), ``engine`` (``Game``, the state machine, which the codec also plays cards through), ``log`` (log format
 v1's models), ``game`` (``GameReplay``, a judged game), ``logger`` (``BridgeLogger``, for bots),
 ``bots`` (self-play), ``codec`` (the tuned replay codes and BridgeBot's), ``formats`` (BridgeBot
 text logs in, PBN and LIN out), ``commands`` and ``formats.commands`` (``analyse``,

@@ -201,7 +201,7 @@ class Game:
         """The cards the seat to act may play now."""
         if self.phase != PLAY or self.to_act is None:
             return []
-        return cards_of(self._legal_mask(self.to_act))
+        return cards_of(self.legal_mask(self.to_act))
 
     def legal_partner_cards(self) -> list[Card]:
         if self.phase != PARTNER or self.declarer is None:
@@ -216,7 +216,9 @@ class Game:
             m |= 1 << c
         return m
 
-    def _legal_mask(self, seat: int) -> int:
+    def legal_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play now, as a mask: the play rules (``rules.legal_cards_mask``)
+        at this position. The codec indexes cards among these (one copy of the rules)."""
         led = self.trick[0][1] // 13 if self.trick else None
         return legal_cards_mask(self.hands[seat], led, self.trump, self.trump_broken,
                                 len(self.trick_winners) == 0, self.rules)
@@ -317,7 +319,7 @@ class Game:
                                f"{name} plays {Card(card)}, which it does not hold "
                                f"(it was dealt to {self.holder(card).full_name})")
         findings: list[Finding] = []
-        legal = self._legal_mask(seat)
+        legal = self.legal_mask(seat)
         if not legal & bit:
             findings.append(self._illegal_play_finding(step, seat, card, hand))
         # apply

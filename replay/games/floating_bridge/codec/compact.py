@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Card, hand_points
-from ..engine import AUCTION, OVER, PARTNER, Game
+from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
 from ..log import (
     FORMAT,
     MAX_EVENTS,
@@ -36,7 +36,7 @@ from ..log import (
     PlayEvent,
     TrickEvent,
 )
-from ..rules import PRESETS, Rules, first_leader, legal_cards_mask, targets, trick_winner_index
+from ..rules import PRESETS, Rules
 from replay.codec.errors import CodeError
 from replay.codec.intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
 
@@ -104,10 +104,11 @@ def encode(game: "GameLog | GameReplay") -> str:
 
     if isinstance(game, GameReplay):
         log = game.log
-        has_findings, final_phase = bool(game.findings), game.final_phase
+        has_findings = bool(game.findings)
+        final_phase, plays = (game.final_phase, None) if has_findings else _judge(log)[1:]
     elif isinstance(game, GameLog):
         log = game
-        has_findings, final_phase = _judge(log)
+        has_findings, final_phase, plays = _judge(log)
     else:
         raise TypeError(f"encode() takes a GameLog or a GameReplay, not {type(game).__name__}")
     rules = log.rules
@@ -117,12 +118,14 @@ def encode(game: "GameLog | GameReplay") -> str:
     if has_findings:
         _encode_fallback(writer, log)
     else:
-        _encode_clean(writer, log, final_phase)
+        _encode_clean(writer, log, final_phase, plays)
     return _to_text(writer.value())
 
 
-def _judge(log: GameLog) -> tuple[bool, str]:
-    """Whether the engine finds anything in a log, and the phase it ends in.
+def _judge(log: GameLog) -> tuple[bool, str, list[tuple[int, int]]]:
+    """Whether the engine finds anything in a log, the phase it ends in, and each card played
+    as its digit: (index among the legal cards, how many were legal), the engine's own
+    ``legal_mask`` just before the card.
 
     The same pass as ``GameReplay.from_log`` without building its steps (tests check that
     the two agree on every game).
@@ -131,11 +134,17 @@ def _judge(log: GameLog) -> tuple[bool, str]:
 
     game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
     findings = game.check_deal()
+    plays: list[tuple[int, int]] = []
     for event in log.events:
         if game.stopped:
             break
         if isinstance(event, PlayEvent):
-            found = game.push_play(event.seat, event.card)
+            card = event.card
+            seat = event.seat
+            if game.phase == PLAY and seat == game.to_act:
+                legal = game.legal_mask(seat)
+                plays.append(((legal & ((1 << card) - 1)).bit_count(), legal.bit_count()))
+            found = game.push_play(seat, card)
         elif isinstance(event, BidEvent):
             found = game.push_call(event.seat, event.bid)
         elif isinstance(event, PartnerEvent):
@@ -145,11 +154,11 @@ def _judge(log: GameLog) -> tuple[bool, str]:
         else:
             continue
         if found:
-            return True, game.phase
+            return True, game.phase, plays
     if findings:
-        return True, game.phase
+        return True, game.phase, plays
     GameReplay._end_reason(game, log, findings, 0)
-    return bool(findings), game.phase
+    return bool(findings), game.phase, plays
 
 
 def _to_text(payload: int) -> str:
@@ -228,7 +237,7 @@ def _hand_masks(hands) -> list[int]:
     return masks
 
 
-def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
+def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str, plays: list[tuple[int, int]]) -> None:
     rules = log.rules
     actions = [e for e in log.events if isinstance(e, (BidEvent, PartnerEvent, PlayEvent))]
     hands = log.hands.by_seat()
@@ -289,75 +298,9 @@ def _encode_clean(w: DigitWriter, log: GameLog, final_phase: str) -> None:
     else:
         own = masks[declarer]
         w.put(card - (own & ((1 << card) - 1)).bit_count(), 52 - own.bit_count())
-    play = _PlayState(masks, rules, declarer, bids[-1], card)
     put = w.put
-    for e in rest[1:]:
-        card = e.card
-        legal = play.legal()
-        put((legal & ((1 << card) - 1)).bit_count(), legal.bit_count())
-        play.push(card)
-
-
-class _PlayState:
-    """The play of a clean game, tracked with the rules' own functions (``replay.games.floating_bridge.rules``).
-
-    Codes of clean games only ever hold legal cards, so this needs none of the engine's
-    breach handling; ``Game`` itself judges every decoded game (tests check they agree).
-    """
-
-    __slots__ = ("hands", "rules", "trump", "broken", "trick", "leader", "to_act", "tricks",
-                 "need", "need_def", "side", "declarer_tricks", "defender_tricks", "over")
-
-    def __init__(self, masks: list[int], rules: Rules, declarer: int, contract: int, partner: int):
-        self.hands = list(masks)
-        self.rules = rules
-        strain = contract % 5
-        self.trump = None if strain == 4 else strain
-        self.broken = False
-        self.trick: list[int] = []
-        self.leader = self.to_act = first_leader(declarer, contract)
-        self.tricks = 0
-        self.need, self.need_def = targets(contract)
-        holder = next(s for s in range(4) if masks[s] >> partner & 1)
-        self.side = (1 << declarer) | (1 << holder)
-        self.declarer_tricks = self.defender_tricks = 0
-        self.over = False
-
-    def legal(self) -> int:
-        trick = self.trick
-        return legal_cards_mask(self.hands[self.to_act], trick[0] // 13 if trick else None, self.trump,
-                                self.broken, self.tricks == 0, self.rules)
-
-    def push(self, card: int) -> int | None:
-        """Play a card for the seat to act; returns the trick's winner when it completes it."""
-        seat = self.to_act
-        self.hands[seat] &= ~(1 << card)
-        trick = self.trick
-        trick.append(card)
-        if card // 13 == self.trump:
-            self.broken = True
-        if len(trick) < 4:
-            self.to_act = (seat + 1) & 3
-            return None
-        winner = (self.leader + trick_winner_index(trick, self.trump)) & 3
-        self.trick = []
-        self.tricks += 1
-        if self.side >> winner & 1:
-            self.declarer_tricks += 1
-        else:
-            self.defender_tricks += 1
-        if self.tricks == 13 or (not self.rules.play_all_tricks and (
-                self.declarer_tricks >= self.need or self.defender_tricks >= self.need_def)):
-            self.over = True
-        self.leader = self.to_act = winner
-        return winner
-
-
-def _legal_mask(game: Game, seat: int) -> int:
-    trick = game.trick
-    led = trick[0][1] // 13 if trick else None
-    return legal_cards_mask(game.hands[seat], led, game.trump, game.trump_broken,
-                            not game.trick_winners, game.rules)
+    for digit, radix in plays:  # each card's index among the engine's legal cards (``_judge``)
+        put(digit, radix)
 
 
 def _encode_fallback(w: DigitWriter, log: GameLog) -> None:
@@ -439,7 +382,7 @@ def _expected(game: Game):
             return card - (own & ((1 << card) - 1)).bit_count()
 
         return seat, "partner", 52 - own.bit_count(), partner_index, announce
-    legal = _legal_mask(game, seat)
+    legal = game.legal_mask(seat)
 
     def play_index(card: int, legal: int = legal) -> int | None:
         if not legal >> card & 1:
@@ -689,19 +632,28 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
             partner = _select(~own & ((1 << 52) - 1), r.get(52 - own.bit_count()))
         events.append(_event("partner", declarer, partner))
         done += 1
-        play = _PlayState(masks, rules, declarer, contract, partner)
+        # the play, through the engine's own rules: its legal cards and its push_play
+        game = Game(hands, first_bidder, rules)
+        seat = first_bidder
+        for call in calls:
+            game.push_call(seat, call)
+            seat = (seat + 1) & 3
+        game.push_partner(declarer, partner)
         get = r.get
         append = events.append
-        while not play.over and done < limit:
-            seat = play.to_act
-            legal = play.legal()
+        legal_mask = game.legal_mask
+        push_play = game.push_play
+        winners = game.trick_winners
+        while game.phase == PLAY and done < limit:
+            seat = game.to_act
+            legal = legal_mask(seat)
             card = _select(legal, get(legal.bit_count()))
-            winner = play.push(card)
+            push_play(seat, card)
             append(_event("play", seat, card))
             done += 1
-            if winner is not None:
-                append(_event("trick", winner, 0))
-        finished = play.over
+            if game.pending_announcement:
+                append(_event("trick", winners[-1], 0))
+        finished = game.phase == OVER
     if stop_after is None:
         if not finished:  # cannot happen: a natural game always runs to its end
             raise CodeError(f"{DAMAGED}: the game does not reach its end")
@@ -749,7 +701,7 @@ def _decode_fallback(r: DigitReader) -> GameLog:
                     card = _select(~own & ((1 << 52) - 1), digit)
                 event = _event("partner", seat, card)
             else:
-                event = _event("play", seat, _select(_legal_mask(game, seat), digit))
+                event = _event("play", seat, _select(game.legal_mask(seat), digit))
         elif announce is not None and digit == count:
             event = _event("trick", announce, 0)
         else:
