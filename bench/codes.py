@@ -2,6 +2,7 @@
 
     python bench/codes.py                 # 10,000 random-legal + 10,000 greedy games
     python bench/codes.py --games 2000    # quicker
+    python bench/codes.py --against 42bbf35 [--games 2000] [--rounds 5]   # beside that commit
 
 For each corpus (seeded self-play games, bridgebot rules, as ``play_game(seed, bot)`` makes
 them: completed and passed-out games) it prints, measured in the same run:
@@ -12,6 +13,9 @@ them: completed and passed-out games) it prints, measured in the same run:
   games with a contract) and the mean ratio of the new length to it;
 - encode and decode speed in games/s on one core: ``encode(GameLog)`` (which judges the game
   to pick the compact or the fallback form) and ``decode(code)`` (back to a ``GameLog``).
+With ``--against REV``: floating bridge's codes of the same games beside the code of commit
+``REV`` (``bench/against.py``: both in worker processes, rounds taken in turn, medians and
+new/old ratios): each game's code length, how many codes are identical, encode and decode speed.
 Then the longest code among adversarial games (long auctions, each hand a whole suit, NT,
 all 13 tricks, some cancelled in the last trick).
 """
@@ -68,7 +72,15 @@ def corpus_figures(bot: str, games: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="games per corpus (default 10,000)")
+    parser.add_argument("--against", metavar="REV",
+                        help="floating bridge only, side by side with commit REV's code (e.g. 42bbf35)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per side with --against (default 5)")
     args = parser.parse_args()
+    if args.against:
+        from against import print_codes
+
+        print_codes(args.against, args.games, args.rounds)
+        return
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         pinned = "pinned to one core"

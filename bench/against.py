@@ -1,0 +1,180 @@
+"""Side by side with another revision's code: ``--against REV`` of ``bench/engine.py`` and ``bench/codes.py``.
+
+The revision is written out with ``git archive REV | tar -x`` into a temporary folder (nothing
+in the repository changes), and the same floating bridge measurement runs in two worker
+processes, one with that folder first on ``sys.path`` and one with this checkout: the same
+seeded games, rounds taken in turn (old, new, old, new...), so that both see the same load.
+Each figure is the median of its rounds; the ratio is new/old.
+
+Only what both revisions have is used: ``from replay import ...`` (the public API) and the
+self-play bots and codec, found where each revision keeps them.
+
+Run as a worker (``python bench/against.py --worker ROOT KIND GAMES``) it reads one command
+per line on stdin (``round``) and answers one JSON line each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+# --- the worker: runs inside either revision ------------------------------------------------
+
+def _bridge(root: str):
+    """(play_game, parse_log, encode, decode) of the code under ``root``."""
+    sys.path.insert(0, root)
+    from replay import parse_log
+    try:
+        from replay.games.floating_bridge.bots import play_game
+    except ImportError:  # releases before games became modules
+        from replay.bots import play_game
+    from replay.codec import decode, encode
+    return play_game, parse_log, encode, decode
+
+
+def _corpus(play_game, games: int) -> list:
+    """The seeded games bench/engine.py judges: both bots, both presets."""
+    bots = ("greedy", "random")
+    return [play_game(seed, bots[seed % 2], rules="bridgebot" if seed % 4 < 2 else "all-tricks")
+            for seed in range(games)]
+
+
+def _timed(func) -> float:
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
+def worker(root: str, kind: str, games: int) -> None:
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError):
+        pass
+    play_game, parse_log, encode, decode = _bridge(root)
+    logs = _corpus(play_game, games)
+    texts = [log.canonical_json() for log in logs]
+    codes = [encode(log) for log in logs]
+    fixed = {"lengths": [len(c) for c in codes], "codes": codes}
+    print(json.dumps({"ready": True, **(fixed if kind == "codes" else {})}), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "round":
+            break
+        if kind == "engine":
+            loads = _timed(lambda: [json.loads(t) for t in texts])
+            read = _timed(lambda: [parse_log(t) for t in texts])
+            judge = _timed(lambda: [log.replay() for log in logs])
+            out = {"judge": games / judge, "read_ratio": read / loads, "loads": games / loads,
+                   "read": games / read}
+        else:
+            enc = _timed(lambda: [encode(log) for log in logs])
+            dec = _timed(lambda: [decode(code) for code in codes])
+            out = {"encode": games / enc, "decode": games / dec, "both": games / (enc + dec)}
+        print(json.dumps(out), flush=True)
+
+
+# --- the driver -----------------------------------------------------------------------------
+
+def materialise(rev: str) -> str:
+    """A temporary folder holding revision ``rev`` of this repository (``git archive``)."""
+    folder = tempfile.mkdtemp(prefix="game-replay-" + rev.replace("/", "_")[:20] + "-")
+    archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", rev, "replay"],
+                             capture_output=True, check=False)
+    if archive.returncode:
+        shutil.rmtree(folder)
+        raise SystemExit(f"--against {rev}: {archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+    return folder
+
+
+class Worker:
+    def __init__(self, root: str, kind: str, games: int):
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--worker", root, kind, str(games)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root)
+        self.ready = self._answer()
+
+    def _answer(self) -> dict:
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"the worker in {self.process.args[3]} stopped (exit {self.process.wait()})")
+        return json.loads(line)
+
+    def round(self) -> dict:
+        self.process.stdin.write("round\n")
+        self.process.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def side_by_side(rev: str, kind: str, games: int, rounds: int) -> dict:
+    """Medians of both revisions' rounds (taken in turn) and the new/old ratios."""
+    folder = materialise(rev)
+    try:
+        old = Worker(folder, kind, games)
+        new = Worker(ROOT, kind, games)
+        results: dict[str, list[dict]] = {"old": [], "new": []}
+        for _ in range(rounds):
+            results["old"].append(old.round())
+            results["new"].append(new.round())
+        old.close()
+        new.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    medians = {side: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for side, rs in results.items()}
+    return {"old": medians["old"], "new": medians["new"], "ready_old": old.ready, "ready_new": new.ready}
+
+
+def print_engine(rev: str, games: int, rounds: int) -> None:
+    load = os.getloadavg()[0]
+    found = side_by_side(rev, "engine", games, rounds)
+    old, new = found["old"], found["new"]
+    print(f"\nfloating bridge beside {rev} ({games:,} seeded games, median of {rounds} rounds taken in turn, "
+          f"one core each, load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)")
+    print(f"  {'':<32} {'old':>12} {'new':>12} {'new/old':>8}")
+    rows = [("judging: games/s", "judge", ",.0f"), ("reading: parse_log / json.loads", "read_ratio", ".2f"),
+            ("reading: games/s", "read", ",.0f"), ("json.loads: games/s", "loads", ",.0f")]
+    for label, key, fmt in rows:
+        print(f"  {label:<32} {format(old[key], fmt):>12} {format(new[key], fmt):>12} {new[key] / old[key]:>8.3f}")
+
+
+def print_codes(rev: str, games: int, rounds: int) -> None:
+    load = os.getloadavg()[0]
+    found = side_by_side(rev, "codes", games, rounds)
+    old, new = found["old"], found["new"]
+    old_codes, new_codes = found["ready_old"]["codes"], found["ready_new"]["codes"]
+    old_len, new_len = found["ready_old"]["lengths"], found["ready_new"]["lengths"]
+    same = sum(a == b for a, b in zip(old_codes, new_codes))
+    sys.path.insert(0, ROOT)
+    from replay.games.floating_bridge.codec.compact import read_payload  # reads version 1 and 2 codes
+
+    same_payload = sum(read_payload(a) == read_payload(b) for a, b in zip(old_codes, new_codes))
+    diffs = sorted({b - a for a, b in zip(old_len, new_len)})
+    print(f"\nfloating bridge codes beside {rev} ({games:,} seeded games, median of {rounds} rounds taken in "
+          f"turn, one core each, load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)")
+    print(f"  code length: mean {statistics.fmean(old_len):.2f} (old) / {statistics.fmean(new_len):.2f} (new); "
+          f"identical codes {same:,} of {games:,}, identical payloads (the game's integer, read by this "
+          f"checkout's decoder) {same_payload:,} of {games:,}; new minus old length per game: "
+          f"{', '.join(f'{d:+d}' for d in diffs)}")
+    print(f"  {'':<32} {'old':>12} {'new':>12} {'new/old':>8}")
+    for label, key in (("encode: games/s", "encode"), ("decode: games/s", "decode"), ("encode + decode: games/s", "both")):
+        print(f"  {label:<32} {old[key]:>12,.0f} {new[key]:>12,.0f} {new[key] / old[key]:>8.3f}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        raise SystemExit("use bench/engine.py --against REV or bench/codes.py --against REV")
