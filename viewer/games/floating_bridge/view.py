@@ -280,7 +280,7 @@ def analysis_view(game, analysis: dict[str, Any]) -> dict[str, Any]:
     note = None
     if stops and analysed_to is None:
         note = f"No analysis: {stops}."
-    elif stops and analysed_to < last:
+    elif stops and (analysed_to < last or not analysis.get("complete", True)):
         note = f"Analysis stops after step {analysed_to}: {stops}."
     elif stops:
         note = f"Every card played is analysed; {stops}."
