@@ -473,7 +473,7 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
         _console().print(table)
         return
     table = Table(title=f"by {by} (analysed: games with a double-dummy analysis, see 'archive analyse'; "
-                        f"lost/game: tricks thrown away per analysed game)")
+                        f"lost/game: tricks thrown away per analysed game)", show_edge=False, pad_edge=False)
     for col in (by, "games", "declarer", "made", "findings", "analysed", "mistakes", "lost/game"):
         table.add_column(col, justify="left" if col == by else "right")
     for r in rows:
