@@ -87,8 +87,13 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
 - Upkeep: ``Archive.fill_codes()`` fills the replay code of any game stored without one;
   ``Archive.train_dictionary()`` trains a new dictionary (done automatically at 256 blobs and
   at each eightfold growth); ``Archive.recompress()``.
+- Analyses (``archive/analyses.py``): ``Archive.analysis(log, replay=None, public_id=None)``
+  is a game's analysis (bridge: double dummy), computed on first asking and kept, shared by
+  every copy of the same game; ``Archive.analyse_pending(limit=None, progress=None)`` fills it
+  for archived games; ``Archive.analysis_stats(by)`` gives per player or bot the analysed
+  games, mistakes and tricks lost. Never done at ingest.
 - CLI (``archive/cli.py``): ``game-replay ingest PATH... [--watch DIR] [-v] [--json]`` and
-  ``game-replay archive list|show|stats|export|retry|fill-codes|retrain``, each with ``--db``.
+  ``game-replay archive list|show|stats|analyse|export|retry|fill-codes|retrain``, each with ``--db``.
 
 How raw bytes are kept: content-addressed ``blobs`` (SHA-256 of the bytes), zstd-compressed
 with a dictionary trained on the archive's own logs (``dictionaries`` table, versioned; a blob

@@ -1,4 +1,4 @@
-"""The archive's commands: ``game-replay ingest`` and ``game-replay archive list|show|stats|export|retry``.
+"""The archive's commands: ``game-replay ingest`` and ``game-replay archive list|show|stats|analyse|export|retry``.
 
 Every command takes ``--db URL`` (else ``GAME_REPLAY_DB``, else ``sqlite:///var/game-replay.db``).
 Errors are one line on standard error and a non-zero exit, never a traceback. Player names and
@@ -451,6 +451,10 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
             rows = leaderboard(archive.engine, game, by)
         else:
             rows = archive.stats(by=by)
+            analysed = archive.analysis_stats(by, names=[r[by] for r in rows])
+            for r in rows:
+                r.update(analysed.get(r[by]) or {"analysed_games": 0, "cards": 0, "mistakes": 0, "tricks_lost": 0,
+                                                  "lost_per_game": None})
     finally:
         archive.close()
     if as_json:
@@ -468,12 +472,52 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
                           f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}")
         _console().print(table)
         return
-    table = Table(title=f"by {by}")
-    for col in (by, "games", "declarer", "made", "findings"):
+    table = Table(title=f"by {by} (analysed: games with a double-dummy analysis, see 'archive analyse'; "
+                        f"lost/game: tricks thrown away per analysed game)", show_edge=False, pad_edge=False)
+    for col in (by, "games", "declarer", "made", "findings", "analysed", "mistakes", "lost/game"):
         table.add_column(col, justify="left" if col == by else "right")
     for r in rows:
-        table.add_row(clean(r[by]), str(r["games"]), str(r["declarer"]), str(r["made"]), str(r["findings"]))
+        per_game = "-" if r["lost_per_game"] is None else f"{r['lost_per_game']:.2f}"
+        table.add_row(clean(r[by]), str(r["games"]), str(r["declarer"]), str(r["made"]), str(r["findings"]),
+                      str(r["analysed_games"]), str(r["mistakes"]), per_game)
     _console().print(table)
+
+
+@archive_group.command("analyse")
+@db_option
+@json_option
+@click.option("--limit", type=click.IntRange(1, 10**9), default=None, metavar="N",
+              help="Analyse at most N games (oldest first); default: every game not analysed yet.")
+@archive_errors
+def analyse_command(db, as_json: bool, limit: int | None) -> None:
+    """Analyse the archived games that have no analysis yet (floating bridge: double dummy), so
+    that the stats count them; pages compute a game's analysis on first view anyway."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    archive = _open(db)
+    err = _console(stderr=True)
+    failures: list[str] = []
+    try:
+        with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                      TimeRemainingColumn(), console=err, transient=True,
+                      disable=as_json or not err.is_terminal) as progress:
+            task = progress.add_task("analyse", total=None)
+
+            def step(done: int, total: int, row: str, error: str | None) -> None:
+                progress.update(task, completed=done, total=total)
+                if error is not None:
+                    failures.append(f"game row {row}: {error}")
+
+            counts = archive.analyse_pending(limit, step)
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps({**counts, "errors": failures}, ensure_ascii=False))
+        return
+    for line in failures:
+        err.print(clean(line))
+    click.echo(f"analysed {plural(counts['analysed'], 'game')}, {counts['shared']} already analysed under "
+               f"another copy, {counts['failed']} failed; {counts['left']} left")
 
 
 @archive_group.command("export")

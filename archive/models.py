@@ -309,3 +309,42 @@ class CounterDelta(Base):
     listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
 
     __table_args__ = (Index("ix_counter_deltas_key", "kind", "key"),)
+
+
+class StoredAnalysis(Base):
+    """A game's analysis (floating bridge's double-dummy analysis), kept once computed
+    (``archive/analyses.py``). Keyed by the game's content (``analysis_key``: the deal, rules
+    and actions, not names or times), so the same game opened from its replay code or from the
+    archive shares it. ``data`` is the analysis JSON, zstd-compressed like blobs (with the
+    dictionary ``dictionary_id`` names, if any); ``version`` the analyser's: another version
+    is computed again."""
+
+    __tablename__ = "analyses"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    version: Mapped[str] = mapped_column(String(40))
+    dictionary_id: Mapped[int | None] = mapped_column(ForeignKey("dictionaries.id"))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    cards: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AnalysisSeat(Base):
+    """Per seat of an analysed game: cards analysed, mistakes and the tricks they cost (for stats)."""
+
+    __tablename__ = "analysis_seats"
+    key: Mapped[str] = mapped_column(ForeignKey("analyses.key", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(10), primary_key=True)
+    cards: Mapped[int] = mapped_column(Integer)
+    mistakes: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+
+
+class GameAnalysisLink(Base):
+    """Which analysis an archived game has (the stats join games to ``analysis_seats`` here)."""
+
+    __tablename__ = "game_analyses"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(ForeignKey("analyses.key", ondelete="CASCADE"))
+
+    __table_args__ = (Index("ix_game_analyses_key", "key"),)

@@ -9,7 +9,9 @@ schema up to date) and hands each job to one part:
 - ``archive.admin.Admin``: quarantine, retry, export, replay codes, recompression, deleting
   and publishing;
 - ``archive.summaries.Summaries``: the tags and counters that keep listings and statistics
-  from growing with the archive.
+  from growing with the archive;
+- ``archive.analyses.Analyses``: a game's analysis (bridge's double-dummy analysis), computed
+  the first time it is asked for and kept.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from replay.games.floating_bridge.log import looks_like_legacy_text
 
 from . import compression
 from .admin import Admin
+from .analyses import Analyses
 from .blobs import BlobStore
 from .ids import PublicIds
 from .ingest import Ingester, canonical_sha256  # noqa: F401
@@ -72,6 +75,7 @@ class Archive:
                                  max_decompressed=max_decompressed, auto_train=auto_train)
         self.queries = Queries(self.engine, self.ids, self.blobs, self.summaries)
         self.admin = Admin(self.engine, self.ids, self.blobs, self.summaries, self.ingester, self.queries)
+        self.analyses = Analyses(self.engine, self.blobs)
 
     @property
     def compressor(self) -> compression.Compressor:
@@ -246,6 +250,23 @@ class Archive:
         """Per player or bot: games, seats, declarer, made, findings (from the counters; with
         ``game``, that game's)."""
         return self.queries.stats(by, listed_only=listed_only, name=name, limit=limit, game=game)
+
+    # -- analyses -----------------------------------------------------------------------------
+    def analysis(self, log: GameLog, replay: Any = None, public_id: str | None = None) -> dict[str, Any] | None:
+        """A game's analysis (``archive/analyses.py``): kept once computed, shared by every copy
+        of the same game; None when its game offers none. ``public_id`` names the archived game
+        it belongs to (its stats then count it)."""
+        row_id = None if public_id is None else self.ids.decode(public_id)
+        return self.analyses.get(log, replay, game_row_id=row_id)
+
+    def analyse_pending(self, limit: int | None = None, progress: Callable[..., None] | None = None) -> dict[str, int]:
+        """Analyse archived games that have no analysis yet (``game-replay archive analyse``)."""
+        return self.analyses.fill(limit, progress)
+
+    def analysis_stats(self, by: str = "player", *, listed_only: bool = False, names: Iterable[str] | None = None,
+                       game: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per player or bot: analysed games, mistakes and tricks lost (``Analyses.stats``)."""
+        return self.analyses.stats(by, listed_only=listed_only, names=names, game=game)
 
     # -- admin --------------------------------------------------------------------------------
     def quarantine(self, limit: int = 50, offset: int = 0) -> Page:

@@ -293,6 +293,37 @@ def archived_export(public_id: str, fmt: str) -> Response:
     return _export(game, fmt)
 
 
+# --- analysis (the page's "analysis" toggle fetches it; the page itself never holds it) --------
+
+def analysis_response(game: ViewedGame, public_id: str | None, cache_control: str) -> Response:
+    """A game's analysis for its board (``Board.extra["analysis"]``), computed on first asking
+    and kept by the archive (``archive/analyses.py``): a game is never solved twice."""
+    make = game.board.extra.get("analysis")
+    if make is None:
+        raise PageError(f"{game.board.game} games have no analysis (double-dummy analysis is for floating bridge)",
+                        404, "No analysis")
+    analysis = get_archive().analysis(game.replay.log, game.replay, public_id=public_id)
+    if analysis is None:
+        raise PageError("this game has no analysis", 404, "No analysis")
+    response = jsonify(make(game, analysis))
+    response.headers["Cache-Control"] = cache_control
+    return response
+
+
+@bp.get("/r/<code>/analysis.json")
+def code_analysis(code: str) -> Response:
+    response = analysis_response(game_from_code(code), None,
+                                 f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
+    response.set_etag(etag_for("ra", request.full_path), weak=True)
+    return response.make_conditional(request)
+
+
+@bp.get("/g/<public_id>/analysis.json")
+def archived_analysis(public_id: str) -> Response:
+    game, archived = game_from_archive(public_id)
+    return analysis_response(game, archived.public_id, f"public, max-age={ARCHIVED_CACHE_SECONDS}")
+
+
 def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
     response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'

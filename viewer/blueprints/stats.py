@@ -1,5 +1,7 @@
 """``/stats``: per bot or per player, over public games: games, declarer success rate,
-findings per 100 games and think time, with plotly charts; ``/stats.json`` too.
+findings per 100 games, think time and, over the games with a double-dummy analysis
+(``archive analyse``, or viewed with the analysis on), mistakes and tricks thrown away per
+game, with plotly charts; ``/stats.json`` too.
 
 ``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one; ``game`` (a registered
 game's name) to one game's games, ranked by their rating in that game (``archive/ratings.py``:
@@ -113,7 +115,26 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
             if name:
                 entry["think_ms"] = times
         out.append(entry)
+    add_analysis(out, by, game)
     return out
+
+
+#: what the analysis adds to a stats row (``/stats.json`` keys)
+ANALYSIS_FIELDS = ("analysed_games", "mistakes", "tricks_lost", "lost_per_game")
+
+
+def add_analysis(rows: list[dict[str, Any]], by: str, game: str | None) -> None:
+    """Each row's mistakes from the archive's analyses (``archive/analyses.py``: floating
+    bridge's double-dummy analysis): analysed public games, mistakes, tricks lost, and tricks
+    lost per analysed game (over all of that name's seats). Read from the kept per-seat
+    figures, never from the stored analyses."""
+    if not rows:
+        return
+    found = uploads().archive.analysis_stats(by, listed_only=True, names=[r["name"] for r in rows], game=game)
+    for row in rows:
+        figures = found.get(row["name"]) or {}
+        for key in ANALYSIS_FIELDS:
+            row[key] = figures.get(key, 0 if key != "lost_per_game" else None)
 
 
 #: what a leaderboard row adds to a stats row (``/stats.json`` keys)
@@ -202,6 +223,8 @@ def stats_charts(rows: list[dict[str, Any]], name: str | None,
         _bar(rows, "findings_per_100_games", "Findings per 100 games"),
         _bar(rows, "think_ms_median", "Median think time (s)", 0.001, " s"),
     ]
+    if any(r.get("lost_per_game") is not None for r in rows):
+        charts.append(_bar(rows, "lost_per_game", "Tricks thrown away per analysed game (double dummy)"))
     if name and rows and rows[0].get("think_ms"):
         centres, counts = think_bins([t / 1000 for t in rows[0]["think_ms"]])
         charts.append({

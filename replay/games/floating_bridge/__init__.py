@@ -117,6 +117,42 @@ class FloatingBridge:
         """One seeded game; bridge's bots play all four seats with the first bot named."""
         return _bots.play_game(seed, bot=bots[0] if bots else "greedy", **options)
 
+    # -- double-dummy analysis: the hook the archive and the viewer use (a game module may
+    # offer ``analyse``; the archive keeps its answer, keyed by the game's content) ----------
+    @property
+    def analysis_version(self) -> str:
+        """Changes when the analysis of the same game could change: older stored ones are redone."""
+        from .analysis import VERSION
+
+        return VERSION
+
+    def analyse(self, replay) -> dict[str, Any]:
+        """The double-dummy analysis of a judged game as JSON (``analysis.GameAnalysis.to_json``
+        with every legal card's value), each card with ``step`` (its step in the replay) instead
+        of the log's event index, so that the same game read from a code or from its log gives
+        the same answer; ``analysed_to`` (the last card's step) and ``stops`` (why the analysis
+        ends before the 52nd card, or None)."""
+        from .analysis import analyse
+
+        result = analyse(replay, values=True).to_json()
+        for card in result["cards"]:
+            card["step"] = replay.event_steps[card.pop("event")]
+        cards = result["cards"]
+        result["analysed_to"] = cards[-1]["step"] if cards else None
+        stops = None
+        if not cards:
+            stops = "no card was played" if replay.contract is not None else "there was no contract, so no play"
+        elif not result["complete"]:
+            fatal = next((f for f in replay.findings if f.fatal), None)
+            where = f" at step {fatal.step}" if fatal is not None else ""
+            stops = f"rule checking stopped at a fatal finding{where}: the cards after it are not analysed"
+        elif len(cards) < 52:
+            why = ("the result was settled" if replay.end_reason == "completed"
+                   else f"the game ended: {replay.end_reason.replace('_', ' ')}")
+            stops = f"the play ended after {len(cards)} of 52 cards ({why}); only the cards played are analysed"
+        result["stops"] = stops
+        return result
+
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 

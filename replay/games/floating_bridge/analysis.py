@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, SEATS, Card, Seat
 from .engine import OVER, PLAY, Game
-from .solver import Position, best_cards, solve
+from .solver import Position, best_cards, card_values, solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import GameReplay
@@ -36,6 +36,9 @@ class CardAnalysis:
     after: int
     best: tuple[Card, ...]
     legal: bool  # False for a card the rules did not allow (the engine's finding says why)
+    #: with ``analyse(..., values=True)``: every legal card of the seat and the total tricks
+    #: the declarer's side then takes (as ``after``), for marking a whole hand
+    values: tuple[tuple[Card, int], ...] | None = None
 
     @property
     def loss(self) -> int:
@@ -57,6 +60,7 @@ class CardAnalysis:
             "best": [str(c) for c in self.best],
             "loss": self.loss,
             "legal": self.legal,
+            **({} if self.values is None else {"values": {str(c): v for c, v in self.values}}),
         }
 
 
@@ -119,8 +123,15 @@ def _position(game: Game) -> Position | None:
                     trump_in_first_trick=game.rules.trump_in_first_trick)
 
 
-def analyse(replay: "GameReplay") -> GameAnalysis:
-    """Analyse every card of a judged game (see the module's docstring)."""
+#: Changes whenever ``analyse`` could answer differently for the same game (a solver or rules
+#: fix): stored analyses of another version are computed again (``archive/analyses.py``).
+VERSION = "1"
+
+
+def analyse(replay: "GameReplay", values: bool = False) -> GameAnalysis:
+    """Analyse every card of a judged game (see the module's docstring). With ``values``, each
+    card also gets the value of every legal card of its seat (``CardAnalysis.values``): what
+    the viewer marks a whole hand with; slower, as every card is solved exactly."""
     log = replay.log
     game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
     game.check_deal()
@@ -140,7 +151,16 @@ def analyse(replay: "GameReplay") -> GameAnalysis:
         position = Position.from_game(game)
         won = game.declarer_side_tricks
         card = CARDS[event.card]
-        optimum, best, value = best_cards(position, card)
+        every = None
+        if values:
+            found = card_values(position)
+            pick = max if SEATS[event.seat] in position.declarer_side else min
+            optimum = pick(found.values())
+            best = tuple(c for c, v in found.items() if v == optimum)
+            value = found.get(card)
+            every = tuple((c, won + v) for c, v in found.items())
+        else:
+            optimum, best, value = best_cards(position, card)
         seat = SEATS[event.seat]
         maxi = seat in position.declarer_side
         game.push(event)
@@ -158,6 +178,7 @@ def analyse(replay: "GameReplay") -> GameAnalysis:
             before=won + optimum, after=after,
             best=best,
             legal=value is not None,
+            values=every,
         ))
         if game.phase == OVER:
             break

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import Board
 from .charts import build_charts
-from .view import board_view, perspectives, readable_message, title
+from .view import analysis_view, board_view, perspectives, readable_message, title
 
 
 def _steps_json(replay: Any) -> list[dict[str, Any]]:
@@ -31,4 +31,6 @@ BOARD = Board(
     options=("reveal",),
     listing_fields=("contract", "declarer", "result"),
     finding_text=readable_message,
+    # the analysis toggle's JSON (``/g/<id>/analysis.json``): see view.analysis_view
+    extra={"analysis": analysis_view},
 )

@@ -13,6 +13,12 @@ for the JSON.
 ['race', 'tricks', 'hands', 'time']
 >>> 'data-step=' in charts[0]["svg"]
 True
+
+``analysis_chart`` is not one of them: it is drawn only when the reader turns the analysis on
+(``/g/<id>/analysis.json``), so that a page holds no analysis until asked.
+
+>>> mistake_text({"seat": "E", "card": "H7", "loss": 1, "best": ["HK"]})
+"East's ♥7 costs a trick; ♥K held it"
 """
 
 from __future__ import annotations
@@ -180,3 +186,74 @@ def build_charts(replay: GameReplay) -> list[dict[str, Any]]:
     """Every chart that applies to this game, in page order."""
     charts = [race_chart(replay), trick_map(replay), hand_strength(replay), think_time(replay)]
     return [c for c in charts if c is not None]
+
+
+MISTAKE_COLOUR = "#dc2626"
+
+
+def analysis_chart(analysis: dict[str, Any], needed: int | None) -> dict[str, Any] | None:
+    """The declarer side's makeable tricks (double dummy) after each card, from the analysis
+    (``archive.Analyses``); every mistake marked, each point shown from its card's step and a
+    click on it jumps there. Only drawn when the reader turns the analysis on (it is fetched
+    then, never part of the page)."""
+    cards = analysis.get("cards") or []
+    if not cards:
+        return None
+    count = len(cards)
+    xs = list(range(count + 1))
+    values = [cards[0]["before"]] + [c["after"] for c in cards]
+    steps = [cards[0]["step"] - 1] + [c["step"] for c in cards]
+    top = TRICKS
+    plot = Plot(x=(-0.5, max(count, 4) + 0.5), y=(0, top + 0.5), xlabel="cards played (trick numbers below)",
+                ylabel="declarer's side makes")
+    plot.axes([(4 * n, str(n)) for n in range(1, count // 4 + 1)], ticks(0, top, 2))
+    if needed is not None:
+        plot.hline(needed, DECLARER_COLOUR, f"declarer needs {needed}")
+    titles = [f"before the opening lead: {values[0]} tricks"]
+    for n, c in enumerate(cards, start=1):
+        what = Card.parse(c["card"]).symbol
+        titles.append(f"card {n}, {SEATS_FULL[c['seat']]}'s {what}: {c['after']} tricks"
+                      + (f" ({mark_text(c)})" if c.get("loss") else ""))
+    plot.steps_line([(x, y, st) for x, y, st in zip(xs, values, steps)], DECLARER_COLOUR, titles=titles)
+    mistakes = []
+    for n, c in enumerate(cards, start=1):
+        if c.get("loss", 0) > 0:
+            mistakes.append(c["step"])
+            plot.marker(n, c["after"], MISTAKE_COLOUR, c["step"], "square", mistake_text(c), size=6)
+            plot.text(n, c["after"], mark_text(c), c["step"], cls="c-note c-mistake", dy=-9)
+    plot.key("Declarer's side makes (double dummy)", DECLARER_COLOUR)
+    if mistakes:
+        plot.key("a mistake (click: go to it)", MISTAKE_COLOUR)
+    return {"id": "analysis", "title": "Makeable tricks after each card", "mark": "card",
+            "series": {"tricks": values, "steps": steps, "mistakes": mistakes},
+            "svg": plot.render("The declarer side's makeable tricks after each card")}
+
+
+SEATS_FULL = {s.name: s.full_name for s in SEATS}
+
+
+def mark_text(card: dict[str, Any]) -> str:
+    """GIB's mark of a card: ``=`` when it keeps the count, ``-1``, ``-2``... for what it costs."""
+    loss = int(card.get("loss") or 0)
+    return "=" if loss <= 0 else f"-{loss}"
+
+
+def held_by(card: dict[str, Any]) -> str | None:
+    """The best card to name beside a mistake: one of the same suit if any, else the highest."""
+    best = [Card.parse(b) for b in card.get("best") or []]
+    if not best:
+        return None
+    played = Card.parse(card["card"])
+    same = [b for b in best if b.suit == played.suit]
+    pick = max(same or best, key=lambda b: (b.rank, b.suit))
+    others = len(best) - 1
+    return pick.symbol + ("" if not others else f" (or {others} other card{'s' if others > 1 else ''})")
+
+
+def mistake_text(card: dict[str, Any]) -> str:
+    """``East's ♥7 costs a trick; ♥K held it``."""
+    loss = int(card.get("loss") or 0)
+    cost = "a trick" if loss == 1 else f"{loss} tricks"
+    text = f"{SEATS_FULL[card['seat']]}'s {Card.parse(card['card']).symbol} costs {cost}"
+    held = held_by(card)
+    return text + (f"; {held} held it" if held else "")

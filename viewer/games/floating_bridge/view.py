@@ -257,3 +257,39 @@ def board_view(game, index: int, perspective: str, options: dict[str, Any]) -> d
         "tricks": play_rows(replay, marks),
         "data": data,
     }
+
+
+def analysis_view(game, analysis: dict[str, Any]) -> dict[str, Any]:
+    """What the page's analysis toggle fetches (``/g/<id>/analysis.json``): every analysed card
+    with its step, its GIB mark (``=`` or ``-n``) and, for a mistake, the sentence the step
+    text shows; the mistakes; the chart (SVG drawn here); where the analysis stops and why."""
+    from .charts import analysis_chart, mark_text, mistake_text
+
+    replay = game.replay
+    cards = []
+    for c in analysis.get("cards") or []:
+        entry = {k: c.get(k) for k in ("step", "seat", "card", "side", "before", "after", "loss", "legal", "best")}
+        entry["values"] = c.get("values") or {}
+        entry["mark"] = mark_text(c)
+        entry["text"] = mistake_text(c) if (c.get("loss") or 0) > 0 else None
+        cards.append(entry)
+    chart = analysis_chart(analysis, replay.result.needed if replay.contract is not None else None)
+    last = len(replay.steps) - 1
+    analysed_to = analysis.get("analysed_to")
+    stops = analysis.get("stops")
+    note = None
+    if stops and analysed_to is None:
+        note = f"No analysis: {stops}."
+    elif stops and (analysed_to < last or not analysis.get("complete", True)):
+        note = f"Analysis stops after step {analysed_to}: {stops}."
+    elif stops:
+        note = f"Every card played is analysed; {stops}."
+    return {
+        "game": "floating-bridge",
+        "declarer": analysis.get("declarer"), "partner": analysis.get("partner"),
+        "start": analysis.get("start"), "complete": analysis.get("complete"),
+        "mistakes": analysis.get("mistakes"),
+        "analysed_to": analysed_to, "last_step": last, "stops": stops, "note": note,
+        "cards": cards,
+        "chart": None if chart is None else {k: chart[k] for k in ("id", "title", "svg", "series")},
+    }

@@ -1,0 +1,261 @@
+"""Analyses kept in the archive: computed the first time they are asked for, never twice.
+
+A game module may offer an analysis (floating bridge: its double-dummy analysis): a method
+``analyse(replay) -> dict`` whose ``cards`` each have ``seat``, ``loss`` (tricks the card gave
+away, 0 for a best card) and ``step``, and an ``analysis_version``. :class:`Analyses` keeps
+the answer in ``analyses`` (compressed like the blobs), keyed by :func:`analysis_key`, the
+game's content (deal, rules and actions, not names, times or chat), so a game opened from its
+replay code and the same game in the archive share one analysis. A stored analysis of another
+version is computed again. ``analysis_seats`` keeps per seat the cards, mistakes and tricks
+lost, and ``game_analyses`` which archived game has which analysis: the stats
+(:meth:`Analyses.stats`) read those, never the stored JSON.
+
+Nothing here runs at ingest (ingest speed is measured against judging alone): pages ask
+lazily (``Archive.analysis``) and ``game-replay archive analyse`` fills the archive's games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable, Iterable
+
+from sqlalchemy import Engine, and_, delete, func, insert, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from .blobs import BlobStore
+from .models import AnalysisSeat, Blob, Game, GameAnalysisLink, GamePlayer, StoredAnalysis
+from .records import ArchiveError, _now
+
+#: log fields that do not change what is analysed (who played, when, how it was labelled)
+NOT_CONTENT = ("game_id", "started_at", "players", "events", "end", "meta")
+
+
+def analyser(game: str):
+    """The registered game module ``game`` if it offers an analysis, else None."""
+    from replay.games import get
+
+    try:
+        module = get(game)
+    except (LookupError, ImportError):
+        return None
+    return module if callable(getattr(module, "analyse", None)) else None
+
+
+def analysed_games() -> list[str]:
+    """The registered games that offer an analysis."""
+    from replay.games import names
+
+    return [name for name in names() if analyser(name) is not None]
+
+
+def analysis_key(log: Any, action_events: Iterable[str]) -> str:
+    """SHA-256 of what an analysis depends on: the log without names, times, labels and the
+    events that are not actions (chat, announced trick winners). A game read from its replay
+    code (which drops those) has the same key as its full log."""
+    data = json.loads(log.canonical_json())
+    actions = frozenset(action_events)
+    content = {k: v for k, v in data.items() if k not in NOT_CONTENT}
+    content["events"] = [{k: v for k, v in e.items() if k != "t"}
+                         for e in data.get("events", []) if e.get("type") in actions]
+    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def seat_figures(analysis: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Per seat: cards analysed, mistakes (cards that lost a trick or more) and tricks lost."""
+    out: dict[str, dict[str, int]] = {}
+    for card in analysis.get("cards", []):
+        entry = out.setdefault(str(card["seat"]), {"cards": 0, "mistakes": 0, "lost": 0})
+        entry["cards"] += 1
+        loss = max(0, int(card.get("loss") or 0))
+        entry["mistakes"] += int(loss > 0)
+        entry["lost"] += loss
+    return out
+
+
+class Analyses:
+    """The ``analyses`` tables of one archive database."""
+
+    def __init__(self, engine: Engine, blobs: BlobStore):
+        self.engine = engine
+        self.blobs = blobs
+
+    # -- one game -----------------------------------------------------------------------------
+    def get(self, log: Any, replay: Any = None, game_row_id: int | None = None) -> dict[str, Any] | None:
+        """The analysis of a game (a parsed log; ``replay``, its judged game, if at hand):
+        the stored one, else computed now and kept. None for a game with no analysis.
+        ``game_row_id`` links an archived game to it (for the stats)."""
+        module = analyser(log_game(log))
+        if module is None:
+            return None
+        key = analysis_key(log, module.action_events)
+        version = str(module.analysis_version)
+        found = self._read(key, version)
+        if found is None:
+            if replay is None:
+                replay = module.judge(log)
+            found = module.analyse(replay)
+            self._store(key, module.name, version, found, game_row_id)
+        elif game_row_id is not None:
+            self._link(game_row_id, key)
+        return found
+
+    def _read(self, key: str, version: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(StoredAnalysis.data, StoredAnalysis.dictionary_id)
+                               .where(StoredAnalysis.key == key, StoredAnalysis.version == version)).first()
+        if row is None:
+            return None
+        return json.loads(self.blobs.read(row.data, row.dictionary_id))
+
+    def _store(self, key: str, game: str, version: str, analysis: dict[str, Any], game_row_id: int | None) -> None:
+        raw = json.dumps(analysis, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        dict_id, data = self.blobs.compressor.compress(raw)
+        figures = seat_figures(analysis)
+        try:
+            with self.engine.execution_options(write=True).begin() as conn:
+                # another version's row goes first; the games linked to it stay linked
+                ids = set(conn.execute(select(GameAnalysisLink.game_id).where(GameAnalysisLink.key == key)).scalars())
+                conn.execute(delete(AnalysisSeat).where(AnalysisSeat.key == key))
+                conn.execute(delete(GameAnalysisLink).where(GameAnalysisLink.key == key))
+                conn.execute(delete(StoredAnalysis).where(StoredAnalysis.key == key))
+                conn.execute(insert(StoredAnalysis).values(key=key, game=game, version=version, dictionary_id=dict_id,
+                                                           data=data, cards=len(analysis.get("cards", [])),
+                                                           created_at=_now()))
+                if figures:
+                    conn.execute(insert(AnalysisSeat), [{"key": key, "seat": seat, **f} for seat, f in figures.items()])
+                if game_row_id is not None:
+                    ids.add(game_row_id)
+                if ids:
+                    conn.execute(insert(GameAnalysisLink), [{"game_id": i, "key": key} for i in sorted(ids)])
+        except IntegrityError:  # another request stored the same analysis first: theirs stands
+            if game_row_id is not None:
+                self._link(game_row_id, key)
+
+    def _link(self, game_row_id: int, key: str) -> None:
+        try:
+            with self.engine.execution_options(write=True).begin() as conn:
+                there = conn.execute(select(GameAnalysisLink.key).where(GameAnalysisLink.game_id == game_row_id)).scalar()
+                if there == key:
+                    return
+                if there is not None:
+                    conn.execute(delete(GameAnalysisLink).where(GameAnalysisLink.game_id == game_row_id))
+                conn.execute(insert(GameAnalysisLink).values(game_id=game_row_id, key=key))
+        except IntegrityError:  # linked by another request meanwhile, or the game was deleted
+            pass
+
+    # -- every game ---------------------------------------------------------------------------
+    def _pending_query(self):
+        """Archived games whose game offers an analysis and that have none of its version."""
+        versions = {name: str(analyser(name).analysis_version) for name in analysed_games()}
+        if not versions:
+            return None
+        current = or_(*[and_(StoredAnalysis.game == name, StoredAnalysis.version == v) for name, v in versions.items()])
+        done = (select(GameAnalysisLink.game_id).join(StoredAnalysis, StoredAnalysis.key == GameAnalysisLink.key)
+                .where(current))
+        return Game.game.in_(list(versions)), Game.id.not_in(done)
+
+    def pending(self) -> int:
+        """How many archived games have no analysis yet (of the current version)."""
+        where = self._pending_query()
+        if where is None:
+            return 0
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one())
+
+    def fill(self, limit: int | None = None, progress: Callable[[int, int, str, str | None], None] | None = None
+             ) -> dict[str, int]:
+        """Analyse archived games that have no analysis yet, oldest first (at most ``limit``).
+        ``progress(done, total, row id, error)`` after each. Returns counts:
+        ``analysed`` (solved now), ``shared`` (an analysis of the same game was there),
+        ``failed`` (stored bytes that no longer read, or an analysis error), ``left``."""
+        from replay.log import read_logs
+
+        from .records import MAX_DECOMPRESSED
+
+        counts = {"analysed": 0, "shared": 0, "failed": 0, "left": 0}
+        where = self._pending_query()
+        if where is None:
+            return counts
+        with self.engine.connect() as conn:
+            total = int(conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one())
+        wanted = total if limit is None else min(limit, total)
+        done = 0
+        last = 0
+        while done < wanted:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    select(Game.id, Game.source, Blob.data, Blob.dictionary_id)
+                    .join(Blob, Blob.id == Game.raw_blob_id)
+                    .where(*where, Game.id > last).order_by(Game.id).limit(min(100, wanted - done))).all()
+            if not rows:
+                break
+            for row in rows:
+                last = row.id
+                error = None
+                try:
+                    entries = read_logs(self.blobs.read(row.data, row.dictionary_id), row.source,
+                                        max_decompressed=max(MAX_DECOMPRESSED, 64 << 20))
+                    if len(entries) != 1 or entries[0].log is None:
+                        raise ArchiveError("its stored bytes no longer read as one game")
+                    log = entries[0].log
+                    module = analyser(log_game(log))
+                    key = analysis_key(log, module.action_events)
+                    had = self._read(key, str(module.analysis_version)) is not None
+                    self.get(log, game_row_id=row.id)
+                    counts["shared" if had else "analysed"] += 1
+                except (ArchiveError, ValueError) as exc:
+                    counts["failed"] += 1
+                    error = str(exc)
+                done += 1
+                if progress is not None:
+                    progress(done, wanted, str(row.id), error)
+        counts["left"] = self.pending()
+        return counts
+
+    # -- statistics ---------------------------------------------------------------------------
+    def stats(self, by: str = "player", *, listed_only: bool = False, names: Iterable[str] | None = None,
+              game: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per player (name) or bot: ``analysed_games``, ``cards``, ``mistakes``, ``tricks_lost``
+        and ``lost_per_game`` over the archived games analysed with the current version (listed
+        ones only with ``listed_only``; one game's with ``game``; only ``names``, if given)."""
+        if by not in ("player", "bot"):
+            raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
+        versions = {name: str(analyser(name).analysis_version) for name in analysed_games()
+                    if game is None or name == game}
+        if not versions:
+            return {}
+        key = GamePlayer.name if by == "player" else GamePlayer.bot
+        current = or_(*[and_(StoredAnalysis.game == name, StoredAnalysis.version == v) for name, v in versions.items()])
+        query = (
+            select(key.label("key"), func.count(GameAnalysisLink.game_id.distinct()).label("games"),
+                   func.sum(AnalysisSeat.cards).label("cards"), func.sum(AnalysisSeat.mistakes).label("mistakes"),
+                   func.sum(AnalysisSeat.lost).label("lost"))
+            .select_from(GameAnalysisLink)
+            .join(StoredAnalysis, StoredAnalysis.key == GameAnalysisLink.key)
+            .join(GamePlayer, GamePlayer.game_id == GameAnalysisLink.game_id)
+            .join(AnalysisSeat, and_(AnalysisSeat.key == GameAnalysisLink.key, AnalysisSeat.seat == GamePlayer.seat))
+            .where(current, key.is_not(None))
+            .group_by(key)
+        )
+        if listed_only:
+            query = query.join(Game, Game.id == GameAnalysisLink.game_id).where(Game.listed.is_(True))
+        if names is not None:
+            wanted = list(names)
+            if not wanted:
+                return {}
+            query = query.where(key.in_(wanted))
+        out = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                games = int(row.games)
+                out[row.key] = {"analysed_games": games, "cards": int(row.cards or 0),
+                                "mistakes": int(row.mistakes or 0), "tricks_lost": int(row.lost or 0),
+                                "lost_per_game": round(int(row.lost or 0) / games, 3) if games else None}
+        return out
+
+
+def log_game(log: Any) -> str:
+    """The registry name of a parsed log's game (``floating-bridge/1`` -> ``floating-bridge``)."""
+    return str(getattr(log, "format", "") or "").split("/", 1)[0]

@@ -1,0 +1,168 @@
+"""Analyses kept by the archive (``archive/analyses.py``), on SQLite and PostgreSQL.
+
+A game is solved once: the second request, the same game read from its replay code, and
+``archive analyse`` after a page asked all use the stored analysis. The solver calls are
+counted through the game module's real ``analyse`` hook (wrapped, still solving), not by
+mocking the store. The stats are checked against the analyses worked out directly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from replay.games.floating_bridge.bots import play_game
+from replay.codec import decode, encode
+from replay.games.floating_bridge import FloatingBridge
+from replay.games.floating_bridge.analysis import analyse
+
+SEEDS = (13, 7, 11)  # quick to solve
+
+
+@pytest.fixture
+def solver_calls(monkeypatch):
+    """How many times the bridge module's analysis hook really ran."""
+    calls = []
+    real = FloatingBridge.analyse
+
+    def counted(self, replay):
+        calls.append(replay.log.game_id)
+        return real(self, replay)
+
+    monkeypatch.setattr(FloatingBridge, "analyse", counted)
+    return calls
+
+
+def ingest(archive, seeds=SEEDS, **kw):
+    ids = {}
+    for seed in seeds:
+        log = play_game(seed)
+        [result] = archive.ingest_bytes(log.canonical_json(indent=1).encode(), f"g{seed}.json", **kw)
+        ids[seed] = result.public_id
+    return ids
+
+
+def test_a_game_is_solved_once_and_shared_with_its_code(archive, solver_calls):
+    ids = ingest(archive, seeds=(7,))
+    game = archive.get(ids[7])
+    first = archive.analysis(game.log, public_id=ids[7])
+    assert len(solver_calls) == 1
+    second = archive.analysis(archive.get(ids[7]).log, public_id=ids[7])
+    assert second == first and len(solver_calls) == 1
+    # the same game read from its replay code (no names, times nor trick announcements)
+    from_code = archive.analysis(decode(encode(game.log)))
+    assert from_code == first and len(solver_calls) == 1
+    # what is kept is the analysis itself, with steps for the events
+    expected = analyse(game.replay(), values=True)
+    assert [c["card"] for c in first["cards"]] == [str(c.card) for c in expected.cards]
+    replay = game.replay()
+    assert [c["step"] for c in first["cards"]] == [replay.event_steps[c.event] for c in expected.cards]
+    assert all(set(c["values"]) >= set(c["best"]) for c in first["cards"])
+    # nothing was analysed at ingest
+    ingest(archive, seeds=(8,))
+    assert len(solver_calls) == 1
+
+
+def test_another_analyser_version_is_solved_again(archive, solver_calls, monkeypatch):
+    ids = ingest(archive, seeds=(13,))
+    log = archive.get(ids[13]).log
+    archive.analysis(log, public_id=ids[13])
+    monkeypatch.setattr(FloatingBridge, "analysis_version", property(lambda self: "test-2"))
+    assert archive.analyses.pending() == 1  # the stored one is of another version
+    archive.analysis(log)
+    assert len(solver_calls) == 2
+    assert archive.analyses.pending() == 0  # the game stays linked to its (new) analysis
+    archive.analysis(log)
+    assert len(solver_calls) == 2
+
+
+def test_archive_analyse_fills_what_pages_did_not(archive, solver_calls):
+    ids = ingest(archive)
+    archive.analysis(archive.get(ids[13]).log, public_id=ids[13])  # a page asked for this one
+    assert archive.analyses.pending() == 2
+    seen = []
+    counts = archive.analyse_pending(limit=1, progress=lambda done, total, row, error: seen.append((done, total, error)))
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 1}
+    assert seen == [(1, 1, None)]
+    counts = archive.analyse_pending()
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 0}
+    assert len(solver_calls) == 3
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 0, "failed": 0, "left": 0}
+    assert len(solver_calls) == 3
+
+
+def test_a_copy_already_analysed_from_its_code_is_shared(archive, solver_calls):
+    log = play_game(11)
+    archive.analysis(decode(encode(log)))  # opened from its code before it was archived
+    ingest(archive, seeds=(11,))
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 1, "failed": 0, "left": 0}
+    assert len(solver_calls) == 1
+
+
+def expected_stats(logs, by):
+    """Per player or bot, worked out from the analyses directly: games, mistakes, tricks lost."""
+    out = defaultdict(lambda: {"games": set(), "mistakes": 0, "lost": 0, "cards": 0})
+    for n, log in enumerate(logs):
+        result = analyse(log.replay())
+        for seat, player in log.players.items():
+            key = player.name if by == "player" else player.bot
+            entry = out[key]
+            entry["games"].add(n)
+            for c in result.cards:
+                if c.seat.name == getattr(seat, "name", seat):
+                    entry["cards"] += 1
+                    entry["mistakes"] += c.loss > 0
+                    entry["lost"] += c.loss
+    return {k: {"analysed_games": len(v["games"]), "cards": v["cards"], "mistakes": v["mistakes"],
+                "tricks_lost": v["lost"], "lost_per_game": round(v["lost"] / len(v["games"]), 3)}
+            for k, v in out.items()}
+
+
+def test_stats_of_a_small_archive_of_known_games(archive):
+    logs = [play_game(seed) for seed in SEEDS]
+    ingest(archive)
+    assert archive.analysis_stats("player") == {}  # nothing analysed yet: nothing counted
+    archive.analyse_pending()
+    for by in ("player", "bot"):
+        assert archive.analysis_stats(by) == expected_stats(logs, by)
+    lost = archive.analysis_stats("bot")["greedy-1"]
+    assert lost["analysed_games"] == 3 and lost["tricks_lost"] > 0  # the greedy bot does throw tricks away
+    # names narrow it; listed_only leaves out unlisted uploads
+    some = sorted(expected_stats(logs, "player"))[:2]
+    assert set(archive.analysis_stats("player", names=some)) == set(some)
+    hidden = play_game(14)
+    [result] = archive.ingest_bytes(hidden.canonical_json().encode(), "hidden.json", listed=False)
+    archive.analyse_pending()
+    everyone = archive.analysis_stats("bot")["greedy-1"]["analysed_games"]
+    listed = archive.analysis_stats("bot", listed_only=True)["greedy-1"]["analysed_games"]
+    assert (everyone, listed) == (4, 3)
+
+
+def test_deleting_a_game_drops_it_from_the_stats(archive):
+    ids = ingest(archive)
+    archive.analyse_pending()
+    row = archive.ids.decode(ids[13])
+    assert archive.admin.delete_row(row, uploads_only=False)
+    assert archive.analysis_stats("bot")["greedy-1"]["analysed_games"] == 2
+
+
+def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
+    from archive import Archive
+
+    with Archive(db_url) as archive:
+        ingest(archive)
+    code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"analysed": 2, "shared": 0, "failed": 0, "left": 1, "errors": []}
+    code, out, err = cli_runner("archive", "analyse", "--db", db_url)
+    assert code == 0 and "analysed 1 game" in out and "0 left" in out
+    code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json")
+    [row] = json.loads(out)
+    assert row["bot"] == "greedy-1" and row["analysed_games"] == 3
+    assert row["tricks_lost"] == sum(v["tricks_lost"] for v in expected_stats([play_game(s) for s in SEEDS], "bot").values())
+    code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url)
+    assert code == 0 and "greedy-1" in out and "mistakes" in out
+    code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "0")
+    assert code == 2 and "--limit" in err

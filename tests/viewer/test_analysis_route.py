@@ -1,0 +1,119 @@
+"""The analysis JSON routes (``/g/<id>/analysis.json``, ``/r/<code>/analysis.json``), the page
+without analysis data, and the mistakes on ``/stats``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from replay.codec import encode
+from replay.games import get
+from replay.games.floating_bridge import FloatingBridge
+from tests.conftest import SAMPLE_LOGS
+from tests.games.floating_bridge.blunder import blunder_game
+
+
+@pytest.fixture
+def solver_calls(monkeypatch):
+    calls = []
+    real = FloatingBridge.analyse
+
+    def counted(self, replay):
+        calls.append(1)
+        return real(self, replay)
+
+    monkeypatch.setattr(FloatingBridge, "analyse", counted)
+    return calls
+
+
+@pytest.fixture
+def blunder(app):
+    from viewer.app import get_archive
+
+    game = blunder_game()
+    data = dict(game.data)
+    data["players"] = {**data["players"], "E": {"name": "<script>alert(1)</script>", "bot": "greedy-1"}}
+    game.data = data
+    with app.app_context():
+        [result] = get_archive().ingest_bytes(game.bytes(), "blunder.json")
+    game.public_id = result.public_id
+    return game
+
+
+def test_the_route_gives_marks_mistakes_and_chart_once_solved(client, blunder, solver_calls):
+    response = client.get(f"/g/{blunder.public_id}/analysis.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "public, max-age=300"
+    data = response.get_json()
+    [duck] = [c for c in data["cards"] if c["step"] == blunder.step]
+    assert (duck["seat"], duck["card"], duck["loss"], duck["mark"]) == ("E", blunder.card, 1, "-1")
+    assert duck["text"] == "East's ♥7 costs a trick; ♥A held it"
+    assert duck["values"][blunder.ace] == duck["before"] and duck["best"] == [blunder.ace]
+    assert all(c["mark"] == "=" for c in data["cards"] if not c["loss"])
+    assert blunder.step in data["chart"]["series"]["mistakes"]
+    assert f'data-step="{blunder.step}"' in data["chart"]["svg"]
+    assert data["complete"] is True and data["analysed_to"] == data["last_step"]
+    # the players' names are not part of the analysis at all (nothing there to escape)
+    assert "script" not in response.get_data(as_text=True)
+    assert len(solver_calls) == 1
+    # asked again, and from the game's code: the stored analysis, not the solver
+    assert client.get(f"/g/{blunder.public_id}/analysis.json").get_json() == data
+    code = encode(get("floating-bridge").parse(blunder.data))
+    by_code = client.get(f"/r/{code}/analysis.json")
+    assert by_code.status_code == 200 and by_code.get_json() == data
+    assert "immutable" in by_code.headers["Cache-Control"]
+    assert len(solver_calls) == 1
+
+
+def test_the_page_itself_holds_no_analysis(client, blunder, solver_calls):
+    html = client.get(f"/g/{blunder.public_id}").get_data(as_text=True)
+    assert f'data-src="/g/{blunder.public_id}/analysis.json"' in html
+    assert re.search(r'<section[^>]*id="analysis-box"[^>]*hidden', html)
+    for marker in ("costs a trick", "held it", '"values"', "dd-loss", "Makeable tricks"):
+        assert marker not in html
+    assert "<script>alert(1)</script>" not in html
+    assert solver_calls == []
+
+
+def test_games_without_analysis_and_bad_input(client, app):
+    from viewer.app import get_archive
+
+    with app.app_context():
+        [uno] = get_archive().ingest_paths([str(SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl")])[:1]
+    response = client.get(f"/g/{uno.public_id}/analysis.json")
+    assert response.status_code == 404
+    assert "double-dummy analysis is for floating bridge" in response.get_data(as_text=True)
+    assert client.get("/g/nosuchgame/analysis.json").status_code == 404
+    assert client.get("/r/not-a-code!/analysis.json").status_code == 400
+
+
+def test_an_unfinished_auction_has_no_cards_and_says_why(client, app):
+    from replay.games.floating_bridge.bots import play_game
+    from viewer.app import get_archive
+
+    log = play_game(seed=1)
+    unfinished = log.model_copy(update={"events": [e for e in log.events if e.type == "bid"][:2], "end": None})
+    with app.app_context():
+        [result] = get_archive().ingest_bytes(unfinished.canonical_json().encode(), "unfinished.json")
+    data = client.get(f"/g/{result.public_id}/analysis.json").get_json()
+    assert data["cards"] == [] and data["chart"] is None and data["analysed_to"] is None
+    assert data["note"] == "No analysis: there was no contract, so no play."
+
+
+def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
+    from viewer.app import get_archive
+
+    assert client.get(f"/g/{blunder.public_id}/analysis.json").status_code == 200  # analysed on view
+    rows = {r["name"]: r for r in client.get("/stats.json?by=bot").get_json()["rows"]}
+    with app.app_context():
+        kept = get_archive().analysis_stats("bot", listed_only=True)
+    assert rows["greedy-1"]["analysed_games"] == 1
+    assert rows["greedy-1"]["tricks_lost"] == kept["greedy-1"]["tricks_lost"] > 0
+    html = client.get("/stats?by=bot").get_data(as_text=True)
+    assert "over 1 analysed" in html and "Tricks lost / game" in html
+    # the hostile name is a player name: escaped on the per-player page
+    html = client.get("/stats?by=player").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+    json.loads(client.get("/stats.json?by=player").get_data(as_text=True))
