@@ -256,6 +256,22 @@ class Analyses:
         return out
 
 
+def forget_analysis(conn, game_row_id: int) -> list[str]:
+    """Unlink a game about to be deleted from its analysis; returns the analysis keys it had."""
+    keys = list(conn.execute(select(GameAnalysisLink.key).where(GameAnalysisLink.game_id == game_row_id)).scalars())
+    conn.execute(delete(GameAnalysisLink).where(GameAnalysisLink.game_id == game_row_id))
+    return keys
+
+
+def drop_orphan_analyses(conn, keys: Iterable[str]) -> None:
+    """Delete the analyses no archived game links to any more: a deleted game's analysis holds
+    its cards, so it goes with it (a copy opened by its code later is analysed again)."""
+    for key in keys:
+        if conn.execute(select(GameAnalysisLink.game_id).where(GameAnalysisLink.key == key).limit(1)).first() is None:
+            conn.execute(delete(AnalysisSeat).where(AnalysisSeat.key == key))
+            conn.execute(delete(StoredAnalysis).where(StoredAnalysis.key == key))
+
+
 def log_game(log: Any) -> str:
     """The registry name of a parsed log's game (``floating-bridge/1`` -> ``floating-bridge``)."""
     return str(getattr(log, "format", "") or "").split("/", 1)[0]
