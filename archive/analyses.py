@@ -101,6 +101,16 @@ class Analyses:
             self._link(game_row_id, key)
         return found
 
+    def stored(self, log: Any) -> bool:
+        """Whether the analysis of this game (of the current version) is kept already."""
+        module = analyser(log_game(log))
+        if module is None:
+            return False
+        with self.engine.connect() as conn:
+            return conn.execute(select(StoredAnalysis.key).where(
+                StoredAnalysis.key == analysis_key(log, module.action_events),
+                StoredAnalysis.version == str(module.analysis_version))).first() is not None
+
     def _read(self, key: str, version: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(StoredAnalysis.data, StoredAnalysis.dictionary_id)
