@@ -15,6 +15,7 @@ from sqlalchemy import Engine, delete, func, select, update
 
 from replay.log import read_logs
 
+from .analyses import drop_orphan_analyses, forget_analysis
 from .blobs import BlobStore
 from .ids import PublicIds
 from .ingest import Ingester
@@ -204,7 +205,9 @@ class Admin:
             listed, counts = self.summaries.game_share(conn, row_id)
             for table in (GamePlayer, GameFinding, GameFact, GameTag):
                 conn.execute(delete(table).where(table.game_id == row_id))
+            keys = forget_analysis(conn, row_id)
             conn.execute(delete(Game).where(Game.id == row_id))
+            drop_orphan_analyses(conn, keys)
             self.summaries.add(conn, delta_rows(counts, sign=-1, listed=listed))
             self._drop_blob(conn, blob_id, uploads_only=uploads_only)
         self.summaries.fold()

@@ -101,6 +101,16 @@ class Analyses:
             self._link(game_row_id, key)
         return found
 
+    def stored(self, log: Any) -> bool:
+        """Whether the analysis of this game (of the current version) is kept already."""
+        module = analyser(log_game(log))
+        if module is None:
+            return False
+        with self.engine.connect() as conn:
+            return conn.execute(select(StoredAnalysis.key).where(
+                StoredAnalysis.key == analysis_key(log, module.action_events),
+                StoredAnalysis.version == str(module.analysis_version))).first() is not None
+
     def _read(self, key: str, version: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(StoredAnalysis.data, StoredAnalysis.dictionary_id)
@@ -254,6 +264,22 @@ class Analyses:
                                 "mistakes": int(row.mistakes or 0), "tricks_lost": int(row.lost or 0),
                                 "lost_per_game": round(int(row.lost or 0) / games, 3) if games else None}
         return out
+
+
+def forget_analysis(conn, game_row_id: int) -> list[str]:
+    """Unlink a game about to be deleted from its analysis; returns the analysis keys it had."""
+    keys = list(conn.execute(select(GameAnalysisLink.key).where(GameAnalysisLink.game_id == game_row_id)).scalars())
+    conn.execute(delete(GameAnalysisLink).where(GameAnalysisLink.game_id == game_row_id))
+    return keys
+
+
+def drop_orphan_analyses(conn, keys: Iterable[str]) -> None:
+    """Delete the analyses no archived game links to any more: a deleted game's analysis holds
+    its cards, so it goes with it (a copy opened by its code later is analysed again)."""
+    for key in keys:
+        if conn.execute(select(GameAnalysisLink.game_id).where(GameAnalysisLink.key == key).limit(1)).first() is None:
+            conn.execute(delete(AnalysisSeat).where(AnalysisSeat.key == key))
+            conn.execute(delete(StoredAnalysis).where(StoredAnalysis.key == key))
 
 
 def log_game(log: Any) -> str:

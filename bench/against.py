@@ -3,14 +3,15 @@
 The revision is written out with ``git archive REV | tar -x`` into a temporary folder (nothing
 in the repository changes), and the same floating bridge measurement runs in two worker
 processes, one with that folder first on ``sys.path`` and one with this checkout: the same
-seeded games, rounds taken in turn (old, new, old, new...), so that both see the same load.
+seeded games, every measurement taken in turn (old, new, old, new...), so both see the same load.
 Each figure is the median of its rounds; the ratio is new/old.
 
 Only what both revisions have is used: ``from replay import ...`` (the public API) and the
 self-play bots and codec, found where each revision keeps them.
 
 Run as a worker (``python bench/against.py --worker ROOT KIND GAMES``) it reads one command
-per line on stdin (``round``) and answers one JSON line each.
+per line on stdin (``measure NAME``) and answers one JSON line each: the seconds one pass over
+the corpus took. The driver takes every measurement in turn, old then new.
 """
 
 from __future__ import annotations
@@ -66,20 +67,22 @@ def worker(root: str, kind: str, games: int) -> None:
     codes = [encode(log) for log in logs]
     fixed = {"lengths": [len(c) for c in codes], "codes": codes}
     print(json.dumps({"ready": True, **(fixed if kind == "codes" else {})}), flush=True)
-    for line in sys.stdin:
-        if line.strip() != "round":
+    measures = {
+        "engine": {
+            "loads": lambda: [json.loads(t) for t in texts],
+            "read": lambda: [parse_log(t) for t in texts],
+            "judge": lambda: [log.replay() for log in logs],
+        },
+        "codes": {
+            "encode": lambda: [encode(log) for log in logs],
+            "decode": lambda: [decode(code) for code in codes],
+        },
+    }[kind]
+    for line in sys.stdin:  # "measure NAME": the seconds one pass over the corpus takes
+        command, _, name = line.strip().partition(" ")
+        if command != "measure" or name not in measures:
             break
-        if kind == "engine":
-            loads = _timed(lambda: [json.loads(t) for t in texts])
-            read = _timed(lambda: [parse_log(t) for t in texts])
-            judge = _timed(lambda: [log.replay() for log in logs])
-            out = {"judge": games / judge, "read_ratio": read / loads, "loads": games / loads,
-                   "read": games / read}
-        else:
-            enc = _timed(lambda: [encode(log) for log in logs])
-            dec = _timed(lambda: [decode(code) for code in codes])
-            out = {"encode": games / enc, "decode": games / dec, "both": games / (enc + dec)}
-        print(json.dumps(out), flush=True)
+        print(json.dumps({name: _timed(measures[name])}), flush=True)
 
 
 # --- the driver -----------------------------------------------------------------------------
@@ -109,31 +112,44 @@ class Worker:
             raise SystemExit(f"the worker in {self.process.args[3]} stopped (exit {self.process.wait()})")
         return json.loads(line)
 
-    def round(self) -> dict:
-        self.process.stdin.write("round\n")
+    def measure(self, name: str) -> float:
+        self.process.stdin.write(f"measure {name}\n")
         self.process.stdin.flush()
-        return self._answer()
+        return self._answer()[name]
 
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait()
 
 
+MEASURES = {"engine": ("loads", "read", "judge"), "codes": ("encode", "decode")}
+
+
 def side_by_side(rev: str, kind: str, games: int, rounds: int) -> dict:
-    """Medians of both revisions' rounds (taken in turn) and the new/old ratios."""
+    """Medians of both revisions' rounds and the new/old ratios. Every measurement is taken in
+    turn, old then new then old..., so a change in the machine's load hits both sides alike."""
     folder = materialise(rev)
     try:
         old = Worker(folder, kind, games)
         new = Worker(ROOT, kind, games)
-        results: dict[str, list[dict]] = {"old": [], "new": []}
+        seconds: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
         for _ in range(rounds):
-            results["old"].append(old.round())
-            results["new"].append(new.round())
+            for name in MEASURES[kind]:
+                for side, worker in (("old", old), ("new", new)):
+                    seconds[side].setdefault(name, []).append(worker.measure(name))
         old.close()
         new.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    medians = {side: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for side, rs in results.items()}
+    medians = {}
+    for side, by_name in seconds.items():
+        m = {name: statistics.median(times) for name, times in by_name.items()}
+        rates = {name: games / t for name, t in m.items()}
+        if kind == "engine":
+            rates["read_ratio"] = m["read"] / m["loads"]
+        else:
+            rates["both"] = games / (m["encode"] + m["decode"])
+        medians[side] = rates
     return {"old": medians["old"], "new": medians["new"], "ready_old": old.ready, "ready_new": new.ready}
 
 
@@ -141,7 +157,7 @@ def print_engine(rev: str, games: int, rounds: int) -> None:
     load = os.getloadavg()[0]
     found = side_by_side(rev, "engine", games, rounds)
     old, new = found["old"], found["new"]
-    print(f"\nfloating bridge beside {rev} ({games:,} seeded games, median of {rounds} rounds taken in turn, "
+    print(f"\nfloating bridge beside {rev} ({games:,} seeded games, median of {rounds} rounds, each measurement taken in turn, "
           f"one core each, load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)")
     print(f"  {'':<32} {'old':>12} {'new':>12} {'new/old':>8}")
     rows = [("judging: games/s", "judge", ",.0f"), ("reading: parse_log / json.loads", "read_ratio", ".2f"),
@@ -162,8 +178,8 @@ def print_codes(rev: str, games: int, rounds: int) -> None:
 
     same_payload = sum(read_payload(a) == read_payload(b) for a, b in zip(old_codes, new_codes))
     diffs = sorted({b - a for a, b in zip(old_len, new_len)})
-    print(f"\nfloating bridge codes beside {rev} ({games:,} seeded games, median of {rounds} rounds taken in "
-          f"turn, one core each, load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)")
+    print(f"\nfloating bridge codes beside {rev} ({games:,} seeded games, median of {rounds} rounds, each "
+          f"measurement taken in turn, one core each, load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)")
     print(f"  code length: mean {statistics.fmean(old_len):.2f} (old) / {statistics.fmean(new_len):.2f} (new); "
           f"identical codes {same:,} of {games:,}, identical payloads (the game's integer, read by this "
           f"checkout's decoder) {same_payload:,} of {games:,}; new minus old length per game: "

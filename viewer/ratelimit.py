@@ -57,7 +57,9 @@ class RateLimiter:
 
 
 #: Each limiter's config keys and defaults: ``<PREFIX>_PER_MINUTE`` and ``<PREFIX>_BURST``.
-LIMITS = {"uploads": ("UPLOAD_RATE", 30, 10), "admin": ("ADMIN_LOGIN_RATE", 6, 5)}
+LIMITS = {"uploads": ("UPLOAD_RATE", 30, 10), "admin": ("ADMIN_LOGIN_RATE", 6, 5),
+          # games solved for the analysis toggle (a stored analysis costs nothing)
+          "analysis": ("ANALYSIS_RATE", 20, 10)}
 
 
 def limiter(name: str = "uploads") -> RateLimiter:
@@ -83,7 +85,7 @@ def check(name: str = "uploads") -> Response | None:
     if wait <= 0:
         return None
     seconds = max(1, int(wait + 0.999))
-    what = "uploads" if name == "uploads" else "attempts"
+    what = {"uploads": "uploads", "analysis": "analyses of new games"}.get(name, "attempts")
     message = f"too many {what} from your address: try again in {seconds} s"
     response = jsonify({"error": message, "status": 429})
     if not _wants_json():

@@ -140,12 +140,20 @@ def test_stats_of_a_small_archive_of_known_games(archive):
     assert (everyone, listed) == (4, 3)
 
 
-def test_deleting_a_game_drops_it_from_the_stats(archive):
+def test_deleting_a_game_drops_it_and_its_analysis(archive):
     ids = ingest(archive)
     archive.analyse_pending()
     row = archive.ids.decode(ids[13])
     assert archive.admin.delete_row(row, uploads_only=False)
     assert archive.analysis_stats("bot")["greedy-1"]["analysed_games"] == 2
+    # its analysis holds its cards: it goes with it; the others stay
+    from sqlalchemy import func, select
+
+    from archive.models import AnalysisSeat, StoredAnalysis
+
+    with archive.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(StoredAnalysis)).scalar_one() == 2
+        assert conn.execute(select(func.count(AnalysisSeat.key.distinct()))).scalar_one() == 2
 
 
 def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):

@@ -117,3 +117,19 @@ def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
     html = client.get("/stats?by=player").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
     json.loads(client.get("/stats.json?by=player").get_data(as_text=True))
+
+
+def test_solving_new_games_is_rate_limited_reading_stored_ones_is_not(tmp_path):
+    from replay.bots import play_game
+    from viewer.app import create_app
+
+    app = create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'a.db'}",
+                      "ANALYSIS_RATE_PER_MINUTE": 1, "ANALYSIS_RATE_BURST": 1})
+    client = app.test_client()
+    first, second = (encode(play_game(seed)) for seed in (7, 11))
+    assert client.get(f"/r/{first}/analysis.json").status_code == 200
+    refused = client.get(f"/r/{second}/analysis.json")
+    assert refused.status_code == 429 and "analyses of new games" in refused.get_json()["error"]
+    assert int(refused.headers["Retry-After"]) >= 1
+    for _ in range(3):  # the stored one is read, never refused
+        assert client.get(f"/r/{first}/analysis.json").status_code == 200

@@ -302,7 +302,14 @@ def analysis_response(game: ViewedGame, public_id: str | None, cache_control: st
     if make is None:
         raise PageError(f"{game.board.game} games have no analysis (double-dummy analysis is for floating bridge)",
                         404, "No analysis")
-    analysis = get_archive().analysis(game.replay.log, game.replay, public_id=public_id)
+    archive = get_archive()
+    if not archive.analyses.stored(game.replay.log):  # solving costs: new games are rate limited
+        from .. import ratelimit
+
+        limited = ratelimit.check("analysis")
+        if limited is not None:
+            return limited
+    analysis = archive.analysis(game.replay.log, game.replay, public_id=public_id)
     if analysis is None:
         raise PageError("this game has no analysis", 404, "No analysis")
     response = jsonify(make(game, analysis))
@@ -314,6 +321,8 @@ def analysis_response(game: ViewedGame, public_id: str | None, cache_control: st
 def code_analysis(code: str) -> Response:
     response = analysis_response(game_from_code(code), None,
                                  f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
+    if response.status_code != 200:  # refused (rate limit): not to be cached
+        return response
     response.set_etag(etag_for("ra", request.full_path), weak=True)
     return response.make_conditional(request)
 

@@ -322,23 +322,32 @@ class Game:
         legal = self.legal_mask(seat)
         if not legal & bit:
             findings.append(self._illegal_play_finding(step, seat, card, hand))
-        # apply
+        self.play_card(seat, card)
+        return findings
+
+    def play_card(self, seat: int, card: int) -> None:
+        """The play of a card the seat holds, by the rules: it joins the trick, breaks trumps,
+        reveals the partner; a fourth card gives the trick to its winner, who leads next, and
+        may end the game. ``push_play`` calls it once a card is checked; the codec, whose codes
+        hold only legal cards (``legal_mask``), calls it directly: the one copy of the play."""
+        bit = 1 << card
         self.pending_announcement = False  # an announcement must come before the next card
-        self.hands[seat] = hand & ~bit
+        self.hands[seat] &= ~bit
         self.played |= bit
         trick = self.trick
         trick.append((SEATS[seat], CARDS[card]))  # typed, so snapshots can share the pairs
         if card == self.partner_card:
             self.partner_revealed = True
-        if self.trump is not None and card // 13 == self.trump:
+        trump = self.trump
+        if card // 13 == trump:  # never in NT: trump is None
             self.trump_broken = True
         if len(trick) < 4:
             self.to_act = SEATS[(seat + 1) & 3]
-            return findings
+            return
         # the trick is complete
-        win_index = trick_winner_index([c for _, c in trick], self.trump)
-        winner = SEATS[trick[win_index][0]]
-        self.trick_winners.append(winner)
+        winner = trick[trick_winner_index((trick[0][1], trick[1][1], trick[2][1], trick[3][1]), trump)][0]
+        winners = self.trick_winners
+        winners.append(winner)
         self.tricks_won[winner] += 1
         if winner == self.declarer or winner == self.partner_seat:
             self.declarer_side_tricks += 1
@@ -348,14 +357,13 @@ class Game:
         self.trick = []
         self.pending_announcement = True
         need_declarer, need_defenders = targets(self.contract)
-        if len(self.trick_winners) == 13 or (
+        if len(winners) == 13 or (
             not self.rules.play_all_tricks
             and (self.declarer_side_tricks >= need_declarer or self.defender_tricks >= need_defenders)
         ):
             self.phase, self.to_act = OVER, None
         else:
             self.to_act = winner
-        return findings
 
     def _illegal_play_finding(self, step: int, seat: int, card: int, hand: int) -> Finding:
         name = SEATS[seat].full_name

@@ -632,7 +632,7 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
             partner = _select(~own & ((1 << 52) - 1), r.get(52 - own.bit_count()))
         events.append(_event("partner", declarer, partner))
         done += 1
-        # the play, through the engine's own rules: its legal cards and its push_play
+        # the play, through the engine's own rules: its legal cards and its play of a card
         game = Game(hands, first_bidder, rules)
         seat = first_bidder
         for call in calls:
@@ -642,13 +642,13 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
         get = r.get
         append = events.append
         legal_mask = game.legal_mask
-        push_play = game.push_play
+        play_card = game.play_card
         winners = game.trick_winners
         while game.phase == PLAY and done < limit:
             seat = game.to_act
             legal = legal_mask(seat)
             card = _select(legal, get(legal.bit_count()))
-            push_play(seat, card)
+            play_card(seat, card)
             append(_event("play", seat, card))
             done += 1
             if game.pending_announcement:
