@@ -43,7 +43,7 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .summaries import Summaries, delta_rows, game_counts, game_tags, started_key
+from .summaries import Summaries, delta_rows, game_counts, game_tags, started_key, think_text, think_times
 
 #: Games stored per transaction.
 BATCH_GAMES = 64
@@ -494,6 +494,7 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     decided = bool(winners)
     players = {}
     player_rows = []
+    times = think_times(log)
     for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
         seat = _seat_name(seat)
         info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
@@ -503,6 +504,7 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
             "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
             "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
             "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
+            "think_ms": think_text(times.get(seat, ())),
         })
     kinds = sorted({f.kind for f in findings})
     row = {

@@ -27,12 +27,41 @@ NO_START = datetime(1, 1, 1)
 ALL = "*"
 COUNTS = ("games", "seats", "declarer", "made", "findings")
 LISTED_COUNTS = tuple(f"listed_{c}" for c in COUNTS)
+#: logged events that are not a seat's own move (for think times)
+NOT_MOVES = ("chat", "trick")
 #: pg_try_advisory_xact_lock key of the folding transaction.
 FOLD_LOCK = 0x6761_6D65_7265_706C  # "gamerepl"
 
 
 def started_key(started_at: datetime | None) -> datetime:
     return NO_START if started_at is None else started_at
+
+
+def think_times(log) -> dict[str, list[int]]:
+    """Milliseconds each seat took for each of its moves (when the log has times), any game:
+    a move is an event with a seat that is not chat (nor bridge's trick announcement), timed
+    from the event logged before it. Kept per seat at ingest (``game_players.think_ms``)."""
+    out: dict[str, list[int]] = {}
+    previous = 0
+    for event in log.events:
+        t = getattr(event, "t", None)
+        if t is None:
+            continue
+        seat = getattr(event, "seat", None)
+        if seat is not None and getattr(event, "type", None) not in NOT_MOVES and t >= previous:
+            out.setdefault(getattr(seat, "name", None) or str(seat), []).append(t - previous)
+        previous = t
+    return out
+
+
+def think_text(times: Iterable[int]) -> str:
+    """A seat's think times as ``game_players.think_ms`` keeps them: ``"900,1200"`` ("" for none)."""
+    return ",".join(map(str, times))
+
+
+def think_list(text: str) -> list[int]:
+    """``think_text`` read back."""
+    return [int(t) for t in text.split(",")] if text else []
 
 
 def game_tags(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], finding_kinds: Iterable[str],
