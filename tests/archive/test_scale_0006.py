@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from sqlalchemy import inspect, select, text
 
 from archive import Archive
@@ -72,3 +75,56 @@ def test_migration_0006_goes_down_to_0004_and_up_again(db_url):
         with archive.engine.connect() as conn:
             left = conn.execute(text("SELECT COUNT(DISTINCT game_id) FROM game_tags")).scalar_one()
         assert left == 3 == archive.count()
+
+
+RANGE_QUERIES = [{"fact": "turns>=30"}, {"fact": "turns<=25"}, {"fact": ["turns>=20", "turns<=60"]},
+                 {"fact": "turns>=20", "game": "uno-lite"}, {"fact": "turns>=20", "bot": "greedy"},
+                 {"fact": "turns>=20", "has_findings": False, "started_from": "2026-01-03"},
+                 {"fact": "turns>=9999"}, {"player": "*a*"}, {"player": "u*"}, {"player": "*zz*"},
+                 {"winner": "*a*"}, {"winner": "*e*", "game": "floating-bridge"}, {"player": "*i*", "fact": "turns>=20"},
+                 {"player": "*a*", "winner": "*o*"}, {"player": "*a*", "listed": True}]
+
+
+@pytest.mark.parametrize("range_drive, wildcard_tags", [(2_000, 200), (0, 0), (3, 1)])
+def test_fact_ranges_and_wildcards_page_like_the_general_plan(db_url, monkeypatch, range_drive, wildcard_tags):
+    """Numeric fact ranges and wildcard players list what the general plan lists, whichever
+    filter drives the walk (a range's games sorted, or each game checked; a wildcard's names'
+    tags, or each game's players)."""
+    import archive.queries as queries_module
+
+    uno = get_game("uno-lite")
+    bots = list(uno.bots)
+    names = ["Ann", "Bo", "Cleo", "Dai", "Uma", "Ivo"]
+    with Archive(db_url) as archive:
+        for i in range(24):
+            if i % 2:
+                log = uno.selfplay(i, bots=(bots[i % len(bots)], bots[0]))
+            else:
+                log = play_game(seed=900 + i, bot="greedy" if i % 4 else "random")
+            data = log.to_json_dict()
+            data["game_id"] = f"g{i}"
+            data["started_at"] = f"2026-01-{1 + i % 9:02d}T00:00:00Z"  # ties too
+            for n, player in enumerate(data["players"].values()):
+                player["name"] = names[(i + n) % len(names)] + ("" if i % 3 else "zz")
+            archive.ingest_bytes(json.dumps(data).encode(), f"{i}.json", origin="upload" if i % 5 == 0 else "file",
+                                 listed=i % 5 != 0)
+        monkeypatch.setattr(queries_module, "RANGE_DRIVE", range_drive)
+        monkeypatch.setattr(queries_module, "WILDCARD_TAGS", wildcard_tags)
+        for query in RANGE_QUERIES:
+            for sort in ("-started_at", "started_at"):
+                whole = archive.list(sort=sort, limit=1000, **query)
+                walked, cursor = [], None
+                while True:
+                    page = archive.list(sort=sort, limit=5, cursor=cursor, **query)
+                    walked += [g.public_id for g in page.items]
+                    cursor = page.next_cursor
+                    if cursor is None:
+                        break
+                assert walked == [g.public_id for g in whole.items], (query, sort)
+                monkeypatch.setattr(queries_module, "TAG_PLAN", False)
+                general = archive.list(sort=sort, limit=1000, **query)
+                monkeypatch.setattr(queries_module, "TAG_PLAN", True)
+                assert [g.public_id for g in general.items] == walked, (query, sort)
+                assert general.total == whole.total == len(walked), (query, sort)
+        assert archive.list(fact="turns>=20").total > 0 and archive.list(player="*zz*").total > 0
+        assert archive.list(fact="turns>=9999").total == 0
