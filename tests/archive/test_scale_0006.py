@@ -128,3 +128,20 @@ def test_fact_ranges_and_wildcards_page_like_the_general_plan(db_url, monkeypatc
                 assert general.total == whole.total == len(walked), (query, sort)
         assert archive.list(fact="turns>=20").total > 0 and archive.list(player="*zz*").total > 0
         assert archive.list(fact="turns>=9999").total == 0
+
+
+def test_a_batchs_counter_total_is_the_sum_of_its_games_deltas():
+    from archive.summaries import _merged, add_counts, delta_rows, game_counts, total_rows
+
+    games = []
+    for i in range(12):
+        players = [{"seat": s, "name": f"P{(i + n) % 5}", "name_lc": f"p{(i + n) % 5}", "bot": "b-1" if n % 2 else None,
+                    "bot_lc": "b-1" if n % 2 else None} for n, s in enumerate("NESW")]
+        game = {"declarer": "NESW"[i % 4] if i % 3 else None, "result": "declarer" if i % 2 else "defenders"}
+        counts = game_counts(game, players, ["N", "E", None][: i % 4], ["*", f"game:{i % 2}", f"player:p{i % 5}"])
+        games.append((counts, i % 3 != 0))
+    total: dict = {}
+    for counts, listed in games:
+        add_counts(total, counts, listed=listed)
+    expected = _merged([row for counts, listed in games for row in delta_rows(counts, listed=listed)])
+    assert total_rows(total) == expected
