@@ -440,17 +440,21 @@ class Ingester:
                 row = {"id": game_id, **game.rows["game"], "raw_blob_id": game.blob_id, "ingested_at": now}
                 rows.append(row)
             insert_many(conn, Game.__table__, rows)
-            players, findings, facts, tags = [], [], [], []
+            players, findings, facts = [], [], []
+            tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed): a game has dozens
+            sqlite = conn.dialect.name == "sqlite"
             deltas: dict[tuple[str, str], list[Any]] = {}
             for game, game_id in zip(new_games, game_ids):
                 parts = game.rows
-                key = started_key(parts["game"]["started_at"])
+                key: Any = started_key(parts["game"]["started_at"])
+                if sqlite:  # as SQLAlchemy writes a datetime there, once per game
+                    key = key.isoformat(" ", "microseconds")
                 for p in parts["players"]:
                     players.append({**p, "game_id": game_id})
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
-                tags.extend({"tag": t, "started_key": key, "game_id": game_id, "listed": game.listed}
-                            for t in parts["tags"])
+                listed = game.listed
+                tags.extend([(t, key, game_id, listed) for t in parts["tags"]])
                 add_counts(deltas, parts["counts"], listed=game.listed)
                 status = STORED_WITH_FINDINGS if parts["game"]["findings"] else STORED
                 game.result = IngestResult(game.source, status, self.ids.encode(game_id), parts["game"]["findings"])
@@ -459,8 +463,9 @@ class Ingester:
                     conn.execute(update(Quarantined).where(Quarantined.blob_id == game.blob_id,
                                                            Quarantined.resolved == False)  # noqa: E712
                                  .values(resolved=True, resolved_at=_now()))
-            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts), (GameTag, tags)):
+            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts)):
                 insert_many(conn, table.__table__, values)
+            insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed"), tags)
             self.summaries.add(conn, total_rows(deltas), merged=True)
         # duplicates: the game is there; these bytes were kept only if they are new
         for game in games:
@@ -559,9 +564,6 @@ def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) ->
         return
     dialect = conn.dialect
     columns = list(rows[0])
-    mark = "?" if dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {table.name} ({', '.join(columns)}) "
-           f"VALUES ({', '.join([mark] * len(columns))})")
     times = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
     values = [tuple(row.values()) for row in rows]  # every row has its columns in one order
     if times and dialect.name == "sqlite":  # SQLAlchemy's text form of a datetime there
@@ -571,7 +573,16 @@ def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) ->
                 if row[j] is not None:
                     row[j] = row[j].isoformat(" ", "microseconds")
             values[i] = tuple(row)
-    conn.exec_driver_sql(sql, values)
+    insert_tuples(conn, table, columns, values)
+
+
+def insert_tuples(conn: Connection, table: Any, columns: Sequence[str], values: Sequence[tuple[Any, ...]]) -> None:
+    """``insert_many`` of rows already as driver values, in ``columns`` order."""
+    if not values:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(columns)}) "
+                         f"VALUES ({', '.join([mark] * len(columns))})", list(values))
 
 
 def _rejected(source: str, error: str) -> _Input:
