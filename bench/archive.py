@@ -347,7 +347,12 @@ def main() -> None:
     print("reading: parse_log(text) / json.loads, interleaved, median of 9 rounds: "
           + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()) + " (target <= 3)")
     if args.backend in ("sqlite", "both"):
-        bench_backend("SQLite", lambda tag: f"sqlite:///{work / f'{tag}.db'}", folders, args.games, args.runs, floor)
+        def make_sqlite_url(tag: str) -> str:
+            for suffix in ("", "-wal", "-shm"):  # a fresh database, also when --work is used again
+                (work / f"{tag}.db{suffix}").unlink(missing_ok=True)
+            return f"sqlite:///{work / f'{tag}.db'}"
+
+        bench_backend("SQLite", make_sqlite_url, folders, args.games, args.runs, floor)
     if args.backend in ("postgresql", "both"):
         server = None
         if args.pg_url:
