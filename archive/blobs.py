@@ -86,6 +86,7 @@ class BlobStore:
         (each batch in its own transaction: a crash leaves every blob readable).
         """
         samples: list[bytes] = []
+        size = 0
         with self.engine.connect() as conn:
             rows = conn.execute(select(Blob.data, Blob.dictionary_id).join(Game, Game.raw_blob_id == Blob.id)
                                 .order_by(Game.id.desc()).limit(compression.MAX_SAMPLES))
@@ -93,6 +94,9 @@ class BlobStore:
                 raw = self.read(row.data, row.dictionary_id)
                 if not raw.startswith(ZSTD_MAGIC):
                     samples.append(raw)
+                    size += len(raw)
+                    if size >= compression.MAX_SAMPLE_BYTES:
+                        break
         if len(samples) < 32:
             return None
         try:

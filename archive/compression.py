@@ -25,7 +25,12 @@ DICT_SIZE = 64 * 1024
 #: Train the first dictionary once this many blobs are stored; retrain at each multiple of 8.
 FIRST_TRAINING = 256
 RETRAIN_FACTOR = 8
-MAX_SAMPLES = 4000
+#: Samples a dictionary is trained on: the newest logs, at most this many and this many bytes.
+#: Training takes memory in proportion to them, so with these bounds the peak memory of an
+#: ingest stops growing at the second training (2,048 blobs); 1,000 logs train as small a
+#: dictionary as 4,000 did (``bench/archive.py`` prints bytes per game).
+MAX_SAMPLES = 1000
+MAX_SAMPLE_BYTES = 8 * 1024 * 1024
 
 
 class BlobError(Exception):
@@ -73,6 +78,9 @@ class Compressor:
 
     def compress(self, raw: bytes) -> tuple[int | None, bytes]:
         """``(dictionary id or None, compressed bytes)`` with the newest dictionary."""
+        compressors = self._compressors
+        if self.current not in compressors and compressors:
+            compressors.clear()  # a newer dictionary: the older ones' contexts are not used again
         return self.current, self._compressor(self.current).compress(raw)
 
     def decompress(self, data: bytes, dict_id: int | None) -> bytes:

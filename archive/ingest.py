@@ -43,7 +43,7 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .summaries import Summaries, delta_rows, game_counts, game_tags, started_key
+from .summaries import Summaries, add_counts, game_counts, game_tags, started_key, think_text, think_times, total_rows
 
 #: Games stored per transaction.
 BATCH_GAMES = 64
@@ -224,10 +224,10 @@ class Ingester:
                 return _rejected("<stdin>", f"standard input is over the limit of {self.max_input_bytes:,} bytes")
             return self._plan(data, "<stdin>", "file", True)
         try:
-            size = os.stat(path).st_size
-            if size > self.max_input_bytes:
-                return _rejected(path, f"file is {size:,} bytes, over the limit of {self.max_input_bytes:,} bytes")
-            with open(path, "rb") as fh:
+            with open(path, "rb") as fh:  # the size of the open file: one path lookup, not two
+                size = os.fstat(fh.fileno()).st_size
+                if size > self.max_input_bytes:
+                    return _rejected(path, f"file is {size:,} bytes, over the limit of {self.max_input_bytes:,} bytes")
                 data = fh.read(self.max_input_bytes + 1)
         except OSError as exc:
             return _rejected(path, f"cannot read: {exc.strerror or exc}")
@@ -358,6 +358,17 @@ class Ingester:
                           "(SELECT k FROM unnest(CAST(:keys AS bigint[])) AS k ORDER BY k) AS sorted_keys"),
                      {"keys": numbers})
 
+    def _new_ids(self, conn: Connection, table: str, count: int) -> list[int]:
+        """``count`` unused row ids of ``table`` (``games`` or ``blobs``), so that its rows go in
+        with one executemany instead of one ``INSERT ... RETURNING`` per row. SQLite: after the
+        largest, as SQLite itself would number them (this transaction holds the write lock);
+        PostgreSQL: from the column's sequence."""
+        if self.postgres:
+            return sorted(conn.execute(text(f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
+                                            "FROM generate_series(1, :n)"), {"n": count}).scalars())
+        last = conn.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {table}")).scalar_one()
+        return list(range(last + 1, last + 1 + count))
+
     def _known_games(self, conn: Connection, shas: set[str]) -> dict[str, Any]:
         found = {}
         ordered = sorted(shas)
@@ -377,12 +388,12 @@ class Ingester:
         new = [sha for sha in ordered if sha not in ids]
         if new:
             rows = []
-            for sha in new:
+            for sha, blob_id in zip(new, self._new_ids(conn, "blobs", len(new))):
                 dict_id, data = self.blobs.compressor.compress(raws[sha])
-                rows.append({"sha256": sha, "size": len(raws[sha]), "dictionary_id": dict_id, "data": data})
-            returned = conn.execute(insert(Blob.__table__).returning(Blob.sha256, Blob.id, sort_by_parameter_order=True),
-                                    rows)
-            ids.update((r.sha256, r.id) for r in returned)
+                rows.append({"id": blob_id, "sha256": sha, "size": len(raws[sha]), "dictionary_id": dict_id,
+                             "data": data})
+                ids[sha] = blob_id
+            insert_many(conn, Blob.__table__, rows)
             self.blobs.count += len(new)
         return ids, set(new)
 
@@ -424,23 +435,27 @@ class Ingester:
         if new_games:
             now = _now()
             rows = []
-            for game in new_games:
-                row = game.rows["game"]
-                row.update(raw_blob_id=game.blob_id, ingested_at=now)
+            game_ids = self._new_ids(conn, "games", len(new_games))
+            for game, game_id in zip(new_games, game_ids):
+                row = {"id": game_id, **game.rows["game"], "raw_blob_id": game.blob_id, "ingested_at": now}
                 rows.append(row)
-            returned = conn.execute(insert(Game.__table__).returning(Game.id, sort_by_parameter_order=True), rows)
-            players, findings, facts, tags, deltas = [], [], [], [], []
-            for game, (game_id,) in zip(new_games, returned.all()):
+            insert_many(conn, Game.__table__, rows)
+            players, findings, facts = [], [], []
+            tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed): a game has dozens
+            sqlite = conn.dialect.name == "sqlite"
+            deltas: dict[tuple[str, str], list[Any]] = {}
+            for game, game_id in zip(new_games, game_ids):
                 parts = game.rows
-                key = started_key(parts["game"]["started_at"])
+                key: Any = started_key(parts["game"]["started_at"])
+                if sqlite:  # as SQLAlchemy writes a datetime there, once per game
+                    key = key.isoformat(" ", "microseconds")
                 for p in parts["players"]:
                     players.append({**p, "game_id": game_id})
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
-                tags.extend({"tag": t, "started_key": key, "game_id": game_id, "listed": game.listed}
-                            for t in parts["tags"])
-                deltas.extend(delta_rows(parts["counts"], listed=game.listed))
-                game.blob_id = parts["game"]["raw_blob_id"]
+                listed = game.listed
+                tags.extend([(t, key, game_id, listed) for t in parts["tags"]])
+                add_counts(deltas, parts["counts"], listed=game.listed)
                 status = STORED_WITH_FINDINGS if parts["game"]["findings"] else STORED
                 game.result = IngestResult(game.source, status, self.ids.encode(game_id), parts["game"]["findings"])
                 known[game.canonical] = _Known(game_id, parts["game"]["findings"])
@@ -448,9 +463,10 @@ class Ingester:
                     conn.execute(update(Quarantined).where(Quarantined.blob_id == game.blob_id,
                                                            Quarantined.resolved == False)  # noqa: E712
                                  .values(resolved=True, resolved_at=_now()))
-            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts), (GameTag, tags)):
+            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts)):
                 insert_many(conn, table.__table__, values)
-            self.summaries.add(conn, deltas)
+            insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed"), tags)
+            self.summaries.add(conn, total_rows(deltas), merged=True)
         # duplicates: the game is there; these bytes were kept only if they are new
         for game in games:
             if game.result is None and game.canonical is not None:
@@ -494,6 +510,7 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     decided = bool(winners)
     players = {}
     player_rows = []
+    times = think_times(log)
     for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
         seat = _seat_name(seat)
         info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
@@ -503,6 +520,7 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
             "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
             "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
             "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
+            "think_ms": think_text(times.get(seat, ())),
         })
     kinds = sorted({f.kind for f in findings})
     row = {
@@ -546,9 +564,6 @@ def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) ->
         return
     dialect = conn.dialect
     columns = list(rows[0])
-    mark = "?" if dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {table.name} ({', '.join(columns)}) "
-           f"VALUES ({', '.join([mark] * len(columns))})")
     times = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
     values = [tuple(row.values()) for row in rows]  # every row has its columns in one order
     if times and dialect.name == "sqlite":  # SQLAlchemy's text form of a datetime there
@@ -558,7 +573,16 @@ def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) ->
                 if row[j] is not None:
                     row[j] = row[j].isoformat(" ", "microseconds")
             values[i] = tuple(row)
-    conn.exec_driver_sql(sql, values)
+    insert_tuples(conn, table, columns, values)
+
+
+def insert_tuples(conn: Connection, table: Any, columns: Sequence[str], values: Sequence[tuple[Any, ...]]) -> None:
+    """``insert_many`` of rows already as driver values, in ``columns`` order."""
+    if not values:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(columns)}) "
+                         f"VALUES ({', '.join([mark] * len(columns))})", list(values))
 
 
 def _rejected(source: str, error: str) -> _Input:

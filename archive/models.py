@@ -120,6 +120,8 @@ class GamePlayer(Base):
     bot_base_lc: Mapped[str | None] = mapped_column(String(200))  # bot name without "-version"
     role: Mapped[str | None] = mapped_column(String(20))  # the game's role for the seat, if any
     won: Mapped[bool | None] = mapped_column(Boolean)  # None: nobody won (cancelled, passed out...)
+    # the seat's think times in ms, comma-separated ("" none logged; NULL: stored before 0006)
+    think_ms: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         Index("ix_players_name", "name_lc", "game_id"),
@@ -256,7 +258,11 @@ class GameTag(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     listed: Mapped[bool] = mapped_column(Boolean)
 
-    __table_args__ = (Index("ix_tags_game", "game_id"), {"sqlite_with_rowid": False})
+    __table_args__ = (
+        # a game's tags: deleting a game, and probing a game for a tag (PostgreSQL: index-only)
+        Index("ix_tags_game_tag", "game_id", "tag", postgresql_include=["started_key"]),
+        {"sqlite_with_rowid": False},
+    )
 
 
 class Counter(Base):

@@ -4,14 +4,17 @@ A listing pages through an index in its own order, never sorting its matches and
 skipping rows it has already shown (keyset paging: ``Page.next_cursor`` is where the next
 page starts; ``offset`` still works for old callers):
 
-- sorted by start time (the default, and what the web and the API use), every filter but a
-  wildcard player and a numeric fact range is a *tag* (``archive/summaries.py``). The tag with
-  the fewest games (``counters``) drives: its range of ``game_tags`` is read in (start time,
-  game) order from the cursor on, each row checked against the other tags by primary key.
-  A single filter reads exactly one page of index entries, whatever the size of the archive;
-  totals come from ``counters``.
-- sorted by ingest time or findings, or with a wildcard player or a fact range, the general
-  plan filters ``games`` with subqueries (as release 0.1 did), keyset-paged on its sort index.
+- sorted by start time (the default, and what the web and the API use), every filter is a
+  *tag* (``archive/summaries.py``), a wildcard player or winner (the tags of the names it
+  matches, found in ``counters``: one entry per name, not per game), or a numeric fact range
+  (``turns>=30``: a range of the ``(name, num)`` index). The filter with the fewest games
+  drives: a tag's (or wildcard's) range of ``game_tags`` is read in (start time, game) order
+  from the cursor on, each row checked against the other filters by primary key; a numeric
+  range of at most ``RANGE_DRIVE`` games is read whole and sorted. A single filter reads one
+  page of index entries, whatever the size of the archive; totals come from ``counters``, or
+  are counted up to ``COUNT_CAP`` from the filter with the fewest games.
+- sorted by ingest time or findings, the general plan filters ``games`` with subqueries (as
+  release 0.1 did), keyset-paged on its sort index.
 
 Statistics come from ``counters``, kept up to date at ingest; nothing is recomputed per request.
 """
@@ -23,13 +26,13 @@ import binascii
 import json
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, and_, case, exists, func, or_, select
+from sqlalchemy import Connection, DateTime, Engine, and_, case, exists, func, literal, or_, select
 
 from .blobs import BlobStore
 from .ids import PublicIds
-from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag
+from .models import Blob, Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
 from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, \
     _like_pattern, _utc_naive, bot_base
 from .summaries import ALL, NO_START, Summaries
@@ -38,6 +41,12 @@ SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findin
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
 #: Listings sorted by start time use the tag plan (False: the general plan, for tests that compare them).
 TAG_PLAN = True
+#: A numeric fact range (``turns>=30``) with at most this many games drives its listing: its
+#: games are read from the ``(name, num)`` index and sorted; a wider one is checked game by game.
+RANGE_DRIVE = 2_000
+#: A wildcard player or winner filter matching at most this many names is their tags; past it,
+#: each game's players are checked.
+WILDCARD_TAGS = 200
 #: Past this many matches the general plan walks the sort index instead of sorting the matches.
 DENSE_MATCHES = 500
 #: A player/bot/finding filter matching more rows than this (and a fifth of the games) is
@@ -134,54 +143,105 @@ class Queries:
                       after: tuple[Any, int] | None, exact_total: bool) -> tuple[list[Any], int, bool]:
         listed_only = plan.listed is True
         counts = {tag: self.summaries.tag_total(conn, tag, listed_only) for tag in plan.tags}
-        drive = min(plan.tags, key=lambda t: (counts[t], t))
-        walk = GameTag.__table__.alias("walk")
-        where = [walk.c.tag == drive]
-        if plan.listed is not None:
-            where.append(walk.c.listed == plan.listed)
-        if plan.started_from is not None:
-            where.append(walk.c.started_key >= plan.started_from)
-        if plan.started_to is not None:
-            where.append(and_(walk.c.started_key < plan.started_to, walk.c.started_key > NO_START))
+        # each filter as a set of candidate rows: (rows it holds at most, kind, index)
+        sizes: list[tuple[int, int, int]] = [(counts[t], 0, i) for i, t in enumerate(plan.tags)]
+        groups: list[dict[str, int] | None] = []
+        for i, (name, value) in enumerate(plan.groups):
+            found = self._wildcard_tags(conn, name, value, listed_only)
+            if found is not None and not found:
+                return [], 0, True  # no name matches the wildcard
+            groups.append(found)
+            if found is not None:
+                sizes.append((sum(found.values()), 1, i))
+        for i, (name, op, value) in enumerate(plan.ranges):
+            matching = select(GameFact.game_id).where(_range_condition(name, op, value)).limit(RANGE_DRIVE + 1)
+            sizes.append((conn.execute(select(func.count()).select_from(matching.subquery())).scalar_one(), 2, i))
+        sizes.sort()
+        # the page walks the smallest tag or wildcard in listing order; a numeric range of at
+        # most RANGE_DRIVE games is read whole and sorted (an index range either way)
+        ordered = [s for s in sizes if s[1] < 2 or s[0] <= RANGE_DRIVE]
+        page_driver, count_driver = ordered[0], sizes[0]
         postgres = conn.dialect.name == "postgresql"
-        for tag in plan.tags:
-            if tag != drive:
-                other = GameTag.__table__.alias()
-                probe = [other.c.tag == tag, other.c.started_key == walk.c.started_key,
-                         other.c.game_id == walk.c.game_id]
-                if postgres:  # a per-row probe: PostgreSQL would otherwise plan a semi-join that
-                    # reads the whole of both tags before the first page comes out
-                    where.append(select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None))
+
+        def walk_over(driver: tuple[int, int, int]) -> tuple[Any, Any, list[Any], bool]:
+            """(walk alias, FROM, WHERE, whether a game may come twice) driven by one filter."""
+            _, kind, index = driver
+            where: list[Any] = []
+            twice = False
+            if kind < 2:
+                tags = GameTag.__table__.alias("walk")
+                walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
+                source: list[Any] = [tags]
+                if kind == 0:
+                    where.append(tags.c.tag == plan.tags[index])
                 else:
-                    where.append(exists().where(*probe))
-        for cond in plan.facts:
-            where.append(exists().where(GameFact.game_id == walk.c.game_id, cond))
+                    where.append(tags.c.tag.in_(sorted(groups[index])))
+                    twice = True  # a game with two matching names
+            else:
+                # the range's games (an index range), each with its start time by primary key
+                facts = GameFact.__table__.alias("range_facts")
+                source = [facts.join(Game, Game.id == facts.c.game_id)]
+                walk = _Walk(facts.c.game_id, func.coalesce(Game.started_at, literal(NO_START, DateTime)), Game.listed)
+                name, op, value = plan.ranges[index]
+                where.append(facts.c.name == name)
+                where.append(facts.c.num >= value if op == ">=" else facts.c.num <= value)
+            if plan.listed is not None:
+                where.append(walk.listed == plan.listed)
+            if plan.started_from is not None:
+                where.append(walk.started_key >= plan.started_from)
+            if plan.started_to is not None:
+                where.append(and_(walk.started_key < plan.started_to, walk.started_key > NO_START))
+            for i, tag in enumerate(plan.tags):
+                if (kind, index) != (0, i) and tag != ALL:
+                    where.append(self._has_tags(walk, [tag], postgres))
+            for i, found in enumerate(groups):
+                if (kind, index) == (1, i):
+                    continue
+                if found is not None:
+                    where.append(self._has_tags(walk, sorted(found), postgres))
+                else:
+                    name, value = plan.groups[i]
+                    where.append(exists().where(GamePlayer.game_id == walk.game_id, _wildcard_condition(name, value)))
+            for i, (name, op, value) in enumerate(plan.ranges):
+                if (kind, index) != (2, i):
+                    where.append(exists().where(GameFact.game_id == walk.game_id, _range_condition(name, op, value)))
+            return walk, source, where, twice
+
+        walk, source, where, twice = walk_over(page_driver)
         page_where = list(where)
         if after is not None:
             value, last_id = after
             if descending:
-                page_where.append(and_(walk.c.started_key <= value,
-                                       or_(walk.c.started_key < value, walk.c.game_id < last_id)))
+                page_where.append(and_(walk.started_key <= value,
+                                       or_(walk.started_key < value, walk.game_id < last_id)))
             else:
-                page_where.append(and_(walk.c.started_key >= value,
-                                       or_(walk.c.started_key > value, walk.c.game_id > last_id)))
-        order = ((walk.c.started_key.desc(), walk.c.game_id.desc()) if descending
-                 else (walk.c.started_key.asc(), walk.c.game_id.asc()))
-        page = (select(walk.c.game_id, walk.c.started_key).where(*page_where).order_by(*order)
-                .limit(limit + 1).offset(offset).subquery())
+                page_where.append(and_(walk.started_key >= value,
+                                       or_(walk.started_key > value, walk.game_id > last_id)))
+        order = ((walk.started_key.desc(), walk.game_id.desc()) if descending
+                 else (walk.started_key.asc(), walk.game_id.asc()))
+        page = (select(walk.game_id.label("game_id"), walk.started_key.label("started_key"))
+                .select_from(*source).where(*page_where))
+        if twice:
+            page = page.distinct()
+        page = page.order_by(*order).limit(limit + 1).offset(offset).subquery()
         outer = ((page.c.started_key.desc(), page.c.game_id.desc()) if descending
                  else (page.c.started_key.asc(), page.c.game_id.asc()))
         rows = conn.execute(select(*self._game_columns()).join(page, page.c.game_id == Game.id)
                             .order_by(*outer)).all()
         # the total: from the counters when one tag says it all, else counted (up to the cap)
-        simple = (len(plan.tags) == 1 and not plan.facts and plan.started_from is None and plan.started_to is None)
+        # from the filter with the fewest candidates
+        simple = (len(plan.tags) == 1 and not plan.ranges and not plan.groups and plan.started_from is None
+                  and plan.started_to is None)
         if simple and plan.listed is not False:
-            total = counts[drive]
+            total = counts[plan.tags[0]]
         elif simple:
-            total = (self.summaries.tag_total(conn, drive, listed_only=False)
-                     - self.summaries.tag_total(conn, drive, listed_only=True))
+            total = (self.summaries.tag_total(conn, plan.tags[0], listed_only=False)
+                     - self.summaries.tag_total(conn, plan.tags[0], listed_only=True))
         else:
-            capped = select(walk.c.game_id).where(*where)
+            walk, source, where, twice = walk_over(count_driver)
+            capped = select(walk.game_id.label("game_id")).select_from(*source).where(*where)
+            if twice:
+                capped = capped.distinct()
             if not exact_total:
                 capped = capped.limit(_count_cap() + 1)
             total = conn.execute(select(func.count()).select_from(capped.subquery())).scalar_one()
@@ -189,6 +249,35 @@ class Queries:
             return rows, total, True
         cap = _count_cap()
         return rows, min(total, cap), total <= cap
+
+    @staticmethod
+    def _has_tags(walk: Any, tags: list[str], postgres: bool) -> Any:
+        """Whether the walked game also has one of ``tags``: a primary-key probe per tag."""
+        other = GameTag.__table__.alias()
+        probe = [other.c.tag == tags[0] if len(tags) == 1 else other.c.tag.in_(tags),
+                 other.c.started_key == walk.started_key, other.c.game_id == walk.game_id]
+        if postgres:  # a per-row probe: PostgreSQL would otherwise plan a semi-join that
+            # reads the whole of both tags before the first page comes out
+            return select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
+        return exists().where(*probe)
+
+    def _wildcard_tags(self, conn: Connection, name: str, value: str, listed_only: bool) -> dict[str, int] | None:
+        """The tags of the names (and ids) a wildcard player or winner filter matches, with their
+        games, from ``counters`` (one entry per name, not per game); None past WILDCARD_TAGS."""
+        low, high = _tag_range(f"{name}:")
+        pattern = _like_pattern(f"{name}:{value}")
+        found: dict[str, int] = {}
+        for table in (Counter, CounterDelta):
+            games = table.listed_games if listed_only else table.games
+            where = [table.kind == "tag", table.key.like(pattern, escape="\\")]
+            if conn.dialect.name == "sqlite":  # byte order: the prefix is one range of the key
+                where += [table.key >= low, table.key < high]
+            query = select(table.key, games).where(*where).limit(WILDCARD_TAGS * 4 + 1)
+            for key, n in conn.execute(query):
+                found[key] = found.get(key, 0) + n
+        found = {k: n for k, n in found.items() if n > 0}
+        return None if len(found) > WILDCARD_TAGS else found
+
 
     def _list_general(self, conn: Connection, active: dict[str, Any], key: str, descending: bool, limit: int,
                       offset: int, after: tuple[Any, int] | None, exact_total: bool
@@ -251,7 +340,9 @@ class Queries:
             where.append(member(GamePlayer.game_id, _bot_condition(bot)))
         if game:
             where.append(Game.game == _game_name(game))
-        if winner:
+        if winner and "*" in winner:
+            where.append(member(GamePlayer.game_id, _wildcard_condition("winner", winner.strip().lower())))
+        elif winner:
             by_name, by_id = _player_conditions(winner)
             won = or_(by_name, by_id, _bot_condition(winner))
             where.append(member(GamePlayer.game_id, and_(won, GamePlayer.won == True)))  # noqa: E712
@@ -385,6 +476,16 @@ def _player_conditions(player: str) -> tuple[Any, Any]:
     return GamePlayer.name_lc == value, GamePlayer.player_id_lc == value
 
 
+def _wildcard_condition(name: str, value: str) -> Any:
+    """A wildcard player or winner filter on ``game_players`` (what its tags would match)."""
+    pattern = _like_pattern(value)
+    columns = [GamePlayer.name_lc, GamePlayer.player_id_lc]
+    if name == "winner":
+        columns += [GamePlayer.bot_lc, GamePlayer.bot_base_lc]
+    cond = or_(*[c.like(pattern, escape="\\") for c in columns])
+    return and_(cond, GamePlayer.won == True) if name == "winner" else cond  # noqa: E712
+
+
 def _bot_condition(bot: str) -> Any:
     """The condition on ``game_players`` for a bot filter: the bot exactly, or its name without
     version. Both lie inside one range of the ``bot_base_lc`` index (a bot's base is a function
@@ -448,14 +549,23 @@ def _normal_contract(value: str) -> str:
     return str(call)
 
 
+class _Walk(NamedTuple):
+    """What a listing walks: each candidate game's id, start key (listing order) and listed flag."""
+
+    game_id: Any
+    started_key: Any
+    listed: Any
+
+
 class _TagPlan:
     """A listing's filters as tags, a start range, a listed flag and fact ranges."""
 
-    __slots__ = ("tags", "facts", "started_from", "started_to", "listed", "filtered")
+    __slots__ = ("tags", "ranges", "groups", "started_from", "started_to", "listed", "filtered")
 
     def __init__(self) -> None:
         self.tags: list[str] = []
-        self.facts: list[Any] = []
+        self.ranges: list[tuple[str, str, int]] = []  # numeric fact ranges: (name, ">=" or "<=", number)
+        self.groups: list[tuple[str, str]] = []  # wildcard player/winner filters: (filter, value)
         self.started_from: datetime | None = None
         self.started_to: datetime | None = None
         self.listed: bool | None = None
@@ -470,9 +580,10 @@ def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
     for name in ("player", "winner"):
         value = active.get(name)
         if value:
-            if "*" in value:
-                return None
-            tags.append(f"{name}:{value.strip().lower()}")
+            if "*" in value:  # a wildcard: the tags of the names it matches (see _resolve_groups)
+                plan.groups.append((name, value.strip().lower()))
+            else:
+                tags.append(f"{name}:{value.strip().lower()}")
     if active.get("bot"):
         tags.append(f"bot:{active['bot'].strip().lower()}")
     if active.get("game"):
@@ -480,10 +591,8 @@ def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
     for name, op, value in _fact_conditions(active.get("fact")):
         if op == "=":
             tags.append(f"fact:{name}={value}")
-        elif op == ">=":
-            plan.facts.append(and_(GameFact.name == name, GameFact.num >= value))
         else:
-            plan.facts.append(and_(GameFact.name == name, GameFact.num <= value))
+            plan.ranges.append((name, op, value))
     if active.get("rules"):
         tags.append(f"rules:{active['rules']}")
     if active.get("contract"):
@@ -510,6 +619,15 @@ def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
         tags.append(ALL)
     plan.tags = sorted(set(tags))
     return plan
+
+
+def _range_condition(name: str, op: str, value: int) -> Any:
+    return and_(GameFact.name == name, GameFact.num >= value if op == ">=" else GameFact.num <= value)
+
+
+def _tag_range(prefix: str) -> tuple[str, str]:
+    """``[low, high)`` of every tag starting with ``prefix`` (``player:``)."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def _make_cursor(sort: str, value: Any, last_id: int) -> str:

@@ -27,12 +27,46 @@ NO_START = datetime(1, 1, 1)
 ALL = "*"
 COUNTS = ("games", "seats", "declarer", "made", "findings")
 LISTED_COUNTS = tuple(f"listed_{c}" for c in COUNTS)
+#: logged events that are not a seat's own move (for think times)
+NOT_MOVES = ("chat", "trick")
 #: pg_try_advisory_xact_lock key of the folding transaction.
 FOLD_LOCK = 0x6761_6D65_7265_706C  # "gamerepl"
 
 
 def started_key(started_at: datetime | None) -> datetime:
     return NO_START if started_at is None else started_at
+
+
+def think_times(log) -> dict[str, list[int]]:
+    """Milliseconds each seat took for each of its moves (when the log has times), any game:
+    a move is an event with a seat that is not chat (nor bridge's trick announcement), timed
+    from the event logged before it. Kept per seat at ingest (``game_players.think_ms``)."""
+    out: dict[Any, list[int]] = {}
+    previous = 0
+    for event in log.events:
+        fields = getattr(event, "__dict__", None) or {}  # pydantic keeps fields there: no __getattr__
+        t = fields.get("t", getattr(event, "t", None) if not fields else None)
+        if t is None:
+            continue
+        seat = fields.get("seat") if fields else getattr(event, "seat", None)
+        if seat is not None and t >= previous and (fields.get("type") if fields else getattr(event, "type", None)
+                                                   ) not in NOT_MOVES:
+            found = out.get(seat)
+            if found is None:
+                found = out[seat] = []
+            found.append(t - previous)
+        previous = t
+    return {getattr(seat, "name", None) or str(seat): times for seat, times in out.items()}
+
+
+def think_text(times: Iterable[int]) -> str:
+    """A seat's think times as ``game_players.think_ms`` keeps them: ``"900,1200"`` ("" for none)."""
+    return ",".join(map(str, times))
+
+
+def think_list(text: str) -> list[int]:
+    """``think_text`` read back."""
+    return [int(t) for t in text.split(",")] if text else []
 
 
 def game_tags(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], finding_kinds: Iterable[str],
@@ -93,6 +127,29 @@ def delta_rows(counts: Mapping[tuple[str, str], list[Any]], *, sign: int = 1, li
     return rows
 
 
+def add_counts(total: dict[tuple[str, str], list[Any]], counts: Mapping[tuple[str, str], list[Any]], *,
+               listed: bool) -> None:
+    """Add one ingested game's share to a batch's ``total`` (``{(kind, key): [key_lc, *COUNTS,
+    *LISTED_COUNTS]}``): the same sums as ``delta_rows`` then ``_merged``, in one pass."""
+    for key, (key_lc, *values) in counts.items():
+        found = total.get(key)
+        if found is None:
+            total[key] = [key_lc, *values, *(values if listed else (0,) * len(values))]
+        else:
+            for i, value in enumerate(values, start=1):
+                found[i] += value
+            if listed:
+                width = len(values)
+                for i, value in enumerate(values, start=1 + width):
+                    found[i] += value
+
+
+def total_rows(total: Mapping[tuple[str, str], list[Any]]) -> list[dict[str, Any]]:
+    """``counter_deltas`` rows of a batch's ``add_counts`` total, in key order."""
+    return [{"kind": kind, "key": key, "key_lc": values[0], **dict(zip((*COUNTS, *LISTED_COUNTS), values[1:]))}
+            for (kind, key), values in sorted(total.items())]
+
+
 class Summaries:
     """Reads and folds the counters of one archive database."""
 
@@ -102,11 +159,11 @@ class Summaries:
                        if engine.dialect.name == "postgresql" else engine)
 
     # -- writing ------------------------------------------------------------------------------
-    def add(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+    def add(self, conn: Connection, rows: list[dict[str, Any]], *, merged: bool = False) -> None:
         if rows:
             from .ingest import insert_many
 
-            insert_many(conn, CounterDelta.__table__, _merged(rows))
+            insert_many(conn, CounterDelta.__table__, rows if merged else _merged(rows))
 
     def game_share(self, conn: Connection, game_id: int) -> tuple[bool, dict[tuple[str, str], list[Any]]] | None:
         """``(listed, counts)`` of a stored game, from its rows (for deleting or publishing it)."""

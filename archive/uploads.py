@@ -36,6 +36,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from .models import Blob, Game, GamePlayer
+from .summaries import think_list
 from .store import DUPLICATE, STORED, STORED_WITH_FINDINGS, Archive, ArchivedGame, ArchiveError
 
 TOKEN_BYTES = 24  # 32 URL-safe characters, 192 random bits
@@ -211,6 +212,21 @@ class Uploads:
                                 .join(Game, Game.id == GamePlayer.game_id)
                                 .where(*where).order_by(Game.id.desc()).limit(limit)).all()
         return [(r.game_id, r.seat) for r in rows]
+
+    def seat_think_times(self, by: str, name: str, limit: int = 300, game: str | None = None
+                         ) -> list[tuple[int, str, list[int] | None]]:
+        """``(row id, seat, think times in ms)`` of the latest listed games (of one ``game``, if
+        given) where ``name`` (player or bot) sat, from ``game_players.think_ms`` (kept at
+        ingest); the times are None for a row stored before that column (revision 0006)."""
+        column = GamePlayer.name_lc if by == "player" else GamePlayer.bot_lc
+        where = [column == name.strip().lower(), Game.listed.is_(True)]
+        if game:
+            where.append(Game.game == game)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GamePlayer.game_id, GamePlayer.seat, GamePlayer.think_ms)
+                                .join(Game, Game.id == GamePlayer.game_id)
+                                .where(*where).order_by(GamePlayer.game_id.desc()).limit(limit)).all()
+        return [(r.game_id, r.seat, None if r.think_ms is None else think_list(r.think_ms)) for r in rows]
 
     def raw_by_row(self, row_id: int) -> bytes | None:
         with self.engine.connect() as conn:

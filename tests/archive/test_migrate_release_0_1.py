@@ -30,7 +30,7 @@ def _snapshot(url: str) -> dict[str, list[tuple]]:
     with engine.connect() as conn:
         for name in TABLES:
             table = meta.tables[name]
-            old = [c for c in table.columns if c.name not in ("game", "role", "won")]
+            old = [c for c in table.columns if c.name not in ("game", "role", "won", "think_ms")]  # added since
             rows = conn.execute(select(*old).order_by(*table.primary_key.columns)).all()
             out[name] = [tuple(r) for r in rows]
     engine.dispose()

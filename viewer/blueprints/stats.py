@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from replay.log import read_logs
 
 from archive import ratings
+from archive.summaries import NOT_MOVES, think_times  # noqa: F401 - kept at ingest; here for old rows
 
 from ..app import PageError
 from ..games import game_titles
@@ -30,8 +31,6 @@ from .upload import uploads
 
 bp = Blueprint("stats", __name__)
 THINK_SAMPLE = 300
-#: logged events that are not a seat's own move
-NOT_MOVES = ("chat", "trick")
 MAX_NAMES = 200
 CHART_NAMES = 20
 
@@ -62,22 +61,6 @@ class ThinkCache:
         return found
 
 
-def think_times(log) -> dict[str, list[int]]:
-    """Milliseconds each seat took for each of its moves (when the log has times), any game:
-    a move is an event with a seat that is not chat (nor bridge's trick announcement)."""
-    out: dict[str, list[int]] = {}
-    previous = 0
-    for event in log.events:
-        t = getattr(event, "t", None)
-        if t is None:
-            continue
-        seat = getattr(event, "seat", None)
-        if seat is not None and getattr(event, "type", None) not in NOT_MOVES and t >= previous:
-            out.setdefault(getattr(seat, "name", None) or str(seat), []).append(t - previous)
-        previous = t
-    return out
-
-
 def _cache() -> ThinkCache:
     found = current_app.extensions.get("think_cache")
     if found is None:
@@ -88,8 +71,9 @@ def _cache() -> ThinkCache:
 def name_think_times(by: str, name: str, game: str | None = None) -> list[int]:
     cache = _cache()
     times: list[int] = []
-    for row_id, seat in uploads().seat_games(by, name, THINK_SAMPLE, game=game):
-        times.extend(cache.get(row_id).get(seat, []))
+    for row_id, seat, kept in uploads().seat_think_times(by, name, THINK_SAMPLE, game=game):
+        # kept at ingest; a row stored before that (revision 0006) is worked out from its log
+        times.extend(kept if kept is not None else cache.get(row_id).get(seat, []))
     return times
 
 
