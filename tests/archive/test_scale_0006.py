@@ -11,7 +11,7 @@ from archive import Archive
 from archive.models import GamePlayer
 from archive.summaries import think_list, think_times
 from archive.uploads import Uploads
-from replay.bots import play_game
+from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
 
 from .test_scale import _migrate

@@ -1,7 +1,7 @@
 """Listings and statistics at scale: a game's tags by game, each seat's think times kept at ingest.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-25
 
 - ``game_tags``: the index on ``game_id`` alone becomes (``game_id``, ``tag``) (on PostgreSQL
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
