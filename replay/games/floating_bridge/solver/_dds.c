@@ -31,6 +31,18 @@
 
 typedef uint64_t u64;
 
+/* Profiling counters and a trace of the root probes, compiled in only when asked:
+ * CFLAGS=-DSOLVER_STATS python setup.py build_ext --inplace */
+#ifdef SOLVER_STATS
+#include <stdio.h>
+static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14][14];
+#define STAT(x) do { x; } while (0)
+#define TRACE(...) do { if (getenv("SOLVER_TRACE")) fprintf(stderr, __VA_ARGS__); } while (0)
+#else
+#define STAT(x) do { } while (0)
+#define TRACE(...) do { } while (0)
+#endif
+
 static const u64 SUITMASK[4] = {0x1fffULL, 0x1fffULL << 13, 0x1fffULL << 26, 0x1fffULL << 39};
 #define FULL ((1ULL << 52) - 1)
 
@@ -295,26 +307,30 @@ static inline int top_run(const Ctx *c, int p, int s, u64 all) {
 
 /* Tricks the leader's side takes for sure by cashing the leader's top winners, then, where
  * a partner holds the top of a suit the leader can lead, crossing to it and cashing the
- * partner's top winners. A suit is safe when nobody on the other side can ruff it (no
- * trumps, or the other side holds none, or it is the trump suit and trumps may be led). */
+ * partner's top winners. Rounds of a suit are safe while every seat of the other side that
+ * holds a trump still holds a card of the suit (it must follow); the trump suit is safe
+ * when trumps may be led (broken, or the leader holds nothing else). */
 static int quick_tricks(const Ctx *c, u64 *rel) {
     if (c->first && c->trump >= 0 && !c->tifr) return 0;
     int L = c->leader;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-    int opp_trumps = 0;
-    if (c->trump >= 0)
-        for (int q = 0; q < 4; q++)
-            if (c->side[q] != c->side[L] && (c->hand[q] & SUITMASK[c->trump])) opp_trumps = 1;
-    int safe[4];
+    int cap[4];
     for (int s = 0; s < 4; s++) {
-        if (s == c->trump) safe[s] = c->broken || !(c->hand[L] & ~SUITMASK[s]);
-        else safe[s] = !opp_trumps;
+        if (s == c->trump) { cap[s] = (c->broken || !(c->hand[L] & ~SUITMASK[s])) ? 13 : 0; continue; }
+        cap[s] = 13;
+        if (c->trump < 0) continue;
+        for (int q = 0; q < 4; q++) {
+            if (c->side[q] == c->side[L] || !(c->hand[q] & SUITMASK[c->trump])) continue;
+            int len = popc(c->hand[q] & SUITMASK[s]);
+            if (len < cap[s]) cap[s] = len;
+        }
     }
     int n = 0;
     u64 lrel = 0;
     for (int s = 0; s < 4; s++) {
-        if (!safe[s] || !(c->hand[L] & SUITMASK[s])) continue;
-        n += top_run_cards(c, L, s, all, &lrel);
+        if (!cap[s] || !(c->hand[L] & SUITMASK[s])) continue;
+        int r = top_run_cards(c, L, s, all, &lrel);
+        n += r < cap[s] ? r : cap[s];
     }
     /* crossing: after cashing its own winners, L leads a suit whose top card a partner P
        holds; P wins and cashes its own top winners in safe suits. P must be able to keep
@@ -326,8 +342,9 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
         u64 prel = 0;
         int pw = 0, entry = 0;
         for (int s = 0; s < 4; s++) {
-            if (!safe[s]) continue;
+            if (!cap[s]) continue;
             int r = top_run_cards(c, P, s, all, &prel);
+            if (r > cap[s]) r = cap[s];
             pw += r;
             if (r && (c->hand[L] & SUITMASK[s])) entry = 1;
         }
@@ -480,6 +497,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
  * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
 static int search(Ctx *c, int target, u64 *rel) {
     c->nodes++;
+    STAT(st_nodes[popc(c->hand[(c->leader + 3) & 3])][c->len]++);
     *rel = 0;
     if (target <= 0) return 1;
     int len = c->len;
@@ -492,8 +510,9 @@ static int search(Ctx *c, int target, u64 *rel) {
         int lb = 0, ub = left;
         u64 lbrel = 0, ubrel = 0;
         tt_probe(c, &key, &lb, &lbrel, &ub, &ubrel);
-        if (lb >= target) { *rel = lbrel; return 1; }
-        if (ub < target) { *rel = ubrel; return 0; }
+        STAT(st_probe[left]++);
+        if (lb >= target) { *rel = lbrel; STAT(st_hit[left]++); return 1; }
+        if (ub < target) { *rel = ubrel; STAT(st_hit[left]++); return 0; }
         /* lower bounds of both sides' tricks: quick tricks and top trumps */
         int ls = c->side[c->leader];
         u64 qrel = 0, trel = 0, orel = 0;
@@ -504,6 +523,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         int blb = ls ? lead_lb : other_lb;
         int bub = left - (ls ? other_lb : lead_lb);
         u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
+        STAT(if (blb >= target || bub < target) st_qt[left]++);
         if (blb >= target) { *rel = lbr; tt_store(c, &key, 1, blb, lbr, left); return 1; }
         if (bub < target) { *rel = ubr; tt_store(c, &key, 0, bub, ubr, left); return 0; }
     }
@@ -551,6 +571,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         }
         c->hand[p] |= bit;
         c->broken = old_broken;
+        STAT(if ((maxi && r) || (!maxi && !r)) st_cut[left][i < 13 ? i : 13]++);
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
@@ -573,8 +594,10 @@ static int exact(Ctx *c, int guess) {
         if (probe <= lo) probe = lo + 1;
         if (probe > hi) probe = hi;
         u64 rel;
-        if (search(c, probe, &rel)) lo = probe; else hi = probe - 1;
-        probe = (lo + hi + 1) / 2;
+        int r_ = search(c, probe, &rel);
+        TRACE("  probe %d -> %d\n", probe, r_);
+        /* values move little from the guess: step by one, up after a success, down after a failure */
+        if (r_) { lo = probe; probe = probe + 1; } else { hi = probe - 1; probe = probe - 1; }
     }
     return lo;
 }
@@ -764,6 +787,7 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
         Ctx d = c;
         int card = moves[i].card;
         int gained = play_root(&d, card);
+        TRACE("card %d gained %d guess %d\n", card, gained, guess - gained);
         int v = gained + exact(&d, guess - gained);
         nodes += d.nodes;
         guess = v;
@@ -800,7 +824,23 @@ static PyObject *py_clear(PyObject *self, PyObject *noargs) {
     Py_RETURN_NONE;
 }
 
+#ifdef SOLVER_STATS
+static PyObject *py_stats(PyObject *self, PyObject *noargs) {
+    PyObject *d = PyList_New(0);
+    for (int l = 0; l < 14; l++) {
+        PyObject *cut = PyList_New(0);
+        for (int i = 0; i < 14; i++) PyList_Append(cut, PyLong_FromLongLong(st_cut[l][i]));
+        PyList_Append(d, Py_BuildValue("(iLLLLLLLN)", l, st_nodes[l][0], st_nodes[l][1], st_nodes[l][2], st_nodes[l][3], st_probe[l], st_hit[l], st_qt[l], cut));
+    }
+    memset(st_nodes, 0, sizeof st_nodes); memset(st_probe, 0, sizeof st_probe); memset(st_hit, 0, sizeof st_hit); memset(st_qt, 0, sizeof st_qt); memset(st_cut, 0, sizeof st_cut);
+    return d;
+}
+#endif
+
 static PyMethodDef methods[] = {
+#ifdef SOLVER_STATS
+    {"stats", py_stats, METH_NOARGS, "search counters by tricks left (a profiling build only)"},
+#endif
     {"solve", py_solve, METH_VARARGS,
      "solve((h0,h1,h2,h3), trump, side_mask, leader, trick, broken, first, trump_in_first_trick)"
      " -> (tricks, nodes)"},
