@@ -52,50 +52,57 @@ static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 
 /* ---------------------------------------------------------------- transposition table */
 
-/* The table works in two tiers. A position's "aggregate" is its leader, flags and the
- * number of cards of each suit in each hand. For each aggregate the table remembers a few
- * relevance patterns (per suit, how many top cards must have the same holders); an entry
- * holds the bounds of every position with that aggregate and the same holders of those top
- * cards, filed under a hash of all three. A lookup tries each pattern of its aggregate. */
-#define NPAT 8
+/* A position's "aggregate" is its leader, flags and the number of cards of each suit in
+ * each hand. Every aggregate met has a list of entries; an entry holds bounds on the tricks
+ * still to come for every position of that aggregate in which, in each suit, the top
+ * depth[s] cards still out are held by the same seats as when it was stored (own[s], two
+ * bits a card from the top). A lookup scans its aggregate's list: a match costs four
+ * masked compares, so an aggregate can hold any number of relevance patterns. Entries live
+ * in blocks of one aggregate each; when the pool or the aggregate index fills up, the
+ * whole table is emptied and filled again. */
 typedef struct {
-    u64 lengths;
-    uint8_t flags;     /* leader, broken, first, and 0x80; 0 = empty */
-    uint8_t n;         /* patterns in use */
-    uint8_t next;      /* the pattern to replace next */
-    uint8_t pat[NPAT][4];
-} Agg;
-
-typedef struct {
-    u64 lengths;
-    uint32_t own[4];   /* holders of the top depth[s] cards, 2 bits each, the rest zero */
+    uint32_t own[4];
     uint8_t depth[4];
-    uint8_t flags;
     int8_t lb, ub;
-    uint8_t left;
 } Entry;
 
-#define BUCKET 4
-#define AGGBUCKET 4
-static Entry *tt = NULL;
+#define BLOCK 6
+#define TT_BLOCKS (1u << 18)  /* 256k blocks of 6 entries: 38 MB */
+#define TT_AGGS (1u << 19)    /* 8 MB */
+typedef struct {
+    Entry e[BLOCK];
+    int32_t next;      /* the aggregate's next (older) block, or -1 */
+    int32_t n;         /* entries in use */
+} Block;
+
+typedef struct {
+    u64 lengths;
+    int32_t head;      /* newest block; -1 for an unused slot */
+    uint8_t flags;
+} Agg;
+
+static Block *pool = NULL;
 static Agg *agg = NULL;
-static size_t tt_buckets = 0, agg_buckets = 0; /* powers of two */
+static size_t pool_size = 0, pool_used = 0;
+static size_t agg_slots = 0, agg_used = 0; /* agg_slots is a power of two */
 static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
-static int tt_alloc(size_t buckets, size_t aggs) {
-    Entry *t = (Entry *)calloc(buckets * BUCKET, sizeof(Entry));
-    Agg *a = (Agg *)calloc(aggs * AGGBUCKET, sizeof(Agg));
-    if (!t || !a) { free(t); free(a); return -1; }
-    free(tt); free(agg);
-    tt = t; agg = a;
-    tt_buckets = buckets; agg_buckets = aggs;
-    return 0;
+static void tt_clear(void) {
+    for (size_t i = 0; i < agg_slots; i++) agg[i].head = -1;
+    pool_used = 0;
+    agg_used = 0;
 }
 
-static void tt_clear(void) {
-    if (tt) memset(tt, 0, tt_buckets * BUCKET * sizeof(Entry));
-    if (agg) memset(agg, 0, agg_buckets * AGGBUCKET * sizeof(Agg));
+static int tt_alloc(size_t blocks, size_t aggs) {
+    Block *b = (Block *)malloc(blocks * sizeof(Block));
+    Agg *a = (Agg *)malloc(aggs * sizeof(Agg));
+    if (!b || !a) { free(b); free(a); return -1; }
+    free(pool); free(agg);
+    pool = b; agg = a;
+    pool_size = blocks; agg_slots = aggs;
+    tt_clear();
+    return 0;
 }
 
 /* ---------------------------------------------------------------- the search context */
@@ -187,50 +194,31 @@ static inline u64 mix(u64 h) {
 
 static inline uint32_t depth_mask(int d) { return d >= 16 ? 0xffffffffu : ((1u << (2 * d)) - 1); }
 
+static inline int agg_full(void) { return agg_used * 4 > agg_slots * 3; }
+
+/* The aggregate's slot: found, or (create) a new one; NULL when absent (or the index is full). */
 static Agg *agg_find(const Key *k, int create) {
-    Agg *a = agg + (mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_buckets - 1)) * AGGBUCKET;
-    for (int i = 0; i < AGGBUCKET; i++)
-        if (a[i].flags == k->flags && a[i].lengths == k->lengths) return &a[i];
-    if (!create) return NULL;
-    Agg *slot = &a[0];
-    for (int i = 0; i < AGGBUCKET; i++) {
-        if (!a[i].flags) { slot = &a[i]; break; }
-        if (a[i].n < slot->n) slot = &a[i];
+    size_t i = mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_slots - 1);
+    for (;;) {
+        Agg *a = &agg[i];
+        if (a->head < 0) {
+            if (!create || agg_full()) return NULL;
+            a->lengths = k->lengths;
+            a->flags = k->flags;
+            agg_used++;
+            return a;
+        }
+        if (a->flags == k->flags && a->lengths == k->lengths) return a;
+        i = (i + 1) & (agg_slots - 1);
     }
-    memset(slot, 0, sizeof(*slot));
-    slot->lengths = k->lengths;
-    slot->flags = k->flags;
-    return slot;
 }
 
-static Entry *entry_find(const Key *k, const uint8_t *depth, uint32_t *own, int create, int left) {
-    u64 h = k->lengths ^ ((u64)k->flags << 56);
-    for (int s = 0; s < 4; s++) {
-        own[s] = k->own[s] & depth_mask(depth[s]);
-        h = mix(h ^ ((u64)own[s] << 5) ^ depth[s]);
-    }
-    Entry *e = tt + (h & (tt_buckets - 1)) * BUCKET;
-    for (int i = 0; i < BUCKET; i++)
-        if (e[i].flags == k->flags && e[i].lengths == k->lengths && !memcmp(e[i].depth, depth, 4) &&
-            !memcmp(e[i].own, own, sizeof(e[i].own)))
-            return &e[i];
-    if (!create) return NULL;
-    Entry *slot = &e[0];
-    for (int i = 0; i < BUCKET; i++) {
-        if (!e[i].flags) { slot = &e[i]; break; }
-        if (e[i].left < slot->left) slot = &e[i];
-    }
-    slot->lengths = k->lengths;
-    memcpy(slot->own, own, sizeof(slot->own));
-    memcpy(slot->depth, depth, 4);
-    slot->flags = k->flags;
-    slot->lb = 0;
-    slot->ub = (int8_t)left;
-    slot->left = (uint8_t)left;
-    return slot;
+static inline int entry_matches(const Entry *e, const uint32_t *own) {
+    return (own[0] & depth_mask(e->depth[0])) == e->own[0] && (own[1] & depth_mask(e->depth[1])) == e->own[1] &&
+           (own[2] & depth_mask(e->depth[2])) == e->own[2] && (own[3] & depth_mask(e->depth[3])) == e->own[3];
 }
 
-/* The relevant cards of a pattern, as cards of the position: the top depth[s] of each suit. */
+/* The relevant cards of an entry, as cards of the position: the top depth[s] of each suit. */
 static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     u64 out = 0;
@@ -245,41 +233,64 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     return out;
 }
 
-/* Bounds from the table (the best of every matching entry) and their relevant cards. */
-static void tt_probe(const Ctx *c, const Key *k, int *lb, u64 *lbrel, int *ub, u64 *ubrel) {
+/* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
+ * cards it depends on. */
+static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
     Agg *a = agg_find(k, 0);
-    if (!a) return;
-    const uint8_t *bl = NULL, *bu = NULL;
-    uint32_t own[4];
-    for (int i = 0; i < a->n; i++) {
-        Entry *e = entry_find(k, a->pat[i], own, 0, 0);
-        if (!e) continue;
-        if (e->lb > *lb) { *lb = e->lb; bl = a->pat[i]; }
-        if (e->ub < *ub) { *ub = e->ub; bu = a->pat[i]; }
+    if (!a || a->head < 0) return 0;
+    for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+        const Block *blk = &pool[b];
+        for (int i = 0; i < blk->n; i++) {
+            const Entry *e = &blk->e[i];
+            if (e->lb < target && e->ub >= target) continue;
+            if (!entry_matches(e, k->own)) continue;
+            *result = e->lb >= target;
+            *rel = depth_cards(c, e->depth);
+            return 1;
+        }
     }
-    if (bl) *lbrel = depth_cards(c, bl);
-    if (bu) *ubrel = depth_cards(c, bu);
+    return 0;
 }
 
 static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
     uint8_t depth[4];
+    uint32_t own[4];
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     for (int s = 0; s < 4; s++) {
         u64 r = rel & SUITMASK[s];
         depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
+        own[s] = k->own[s] & depth_mask(depth[s]);
     }
     Agg *a = agg_find(k, 1);
-    int found = 0;
-    for (int i = 0; i < a->n; i++)
-        if (!memcmp(a->pat[i], depth, 4)) { found = 1; break; }
-    if (!found) {
-        if (a->n < NPAT) memcpy(a->pat[a->n++], depth, 4);
-        else { memcpy(a->pat[a->next], depth, 4); a->next = (uint8_t)((a->next + 1) % NPAT); }
+    if (!a || (a->head < 0 && pool_used >= pool_size)) {
+        tt_clear(); /* full: start again */
+        a = agg_find(k, 1);
     }
-    uint32_t own[4];
-    Entry *e = entry_find(k, depth, own, 1, left);
-    if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
-    else if (bound < e->ub) e->ub = (int8_t)bound;
+    if (a->head >= 0) {
+        for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+            Block *blk = &pool[b];
+            for (int i = 0; i < blk->n; i++) {
+                Entry *e = &blk->e[i];
+                if (memcmp(e->depth, depth, 4) || memcmp(e->own, own, sizeof(own))) continue;
+                if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
+                else if (bound < e->ub) e->ub = (int8_t)bound;
+                return;
+            }
+        }
+    }
+    if (a->head < 0 || pool[a->head].n == BLOCK) {
+        if (pool_used >= pool_size) { tt_clear(); a = agg_find(k, 1); }
+        int32_t nb = (int32_t)pool_used++;
+        pool[nb].next = a->head;
+        pool[nb].n = 0;
+        a->head = nb;
+    }
+    Block *blk = &pool[a->head];
+    Entry *e = &blk->e[blk->n++];
+    memcpy(e->own, own, sizeof(own));
+    memcpy(e->depth, depth, 4);
+    e->lb = lower ? (int8_t)bound : 0;
+    e->ub = lower ? (int8_t)left : (int8_t)bound;
 }
 
 /* ---------------------------------------------------------------- bounds */
@@ -507,12 +518,9 @@ static int search(Ctx *c, int target, u64 *rel) {
     Key key;
     if (len == 0) {
         make_key(c, &key);
-        int lb = 0, ub = left;
-        u64 lbrel = 0, ubrel = 0;
-        tt_probe(c, &key, &lb, &lbrel, &ub, &ubrel);
+        int known;
         STAT(st_probe[left]++);
-        if (lb >= target) { *rel = lbrel; STAT(st_hit[left]++); return 1; }
-        if (ub < target) { *rel = ubrel; STAT(st_hit[left]++); return 0; }
+        if (tt_probe(c, &key, target, &known, rel)) { STAT(st_hit[left]++); return known; }
         /* lower bounds of both sides' tricks: quick tricks and top trumps */
         int ls = c->side[c->leader];
         u64 qrel = 0, trel = 0, orel = 0;
@@ -669,7 +677,7 @@ static int parse_position(PyObject *args, Ctx *c) {
     if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
     c->gone = FULL & ~seen;
     /* keep the table when trump, sides and flags are those it was filled under */
-    if (!tt) { if (tt_alloc(1u << 18, 1u << 16) < 0) { PyErr_NoMemory(); return -1; } }
+    if (!pool) { if (tt_alloc(TT_BLOCKS, TT_AGGS) < 0) { PyErr_NoMemory(); return -1; } }
     if (tt_trump != trump || tt_tifr != tifr || memcmp(tt_side, c->side, sizeof(tt_side))) {
         tt_clear();
         tt_trump = trump; tt_tifr = tifr;
