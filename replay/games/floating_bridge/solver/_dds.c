@@ -35,7 +35,7 @@ typedef uint64_t u64;
  * CFLAGS=-DSOLVER_STATS python setup.py build_ext --inplace */
 #ifdef SOLVER_STATS
 #include <stdio.h>
-static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14][14];
+static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14][14], st_scan, st_clears, st_blocks;
 #define STAT(x) do { x; } while (0)
 #define TRACE(...) do { if (getenv("SOLVER_TRACE")) fprintf(stderr, __VA_ARGS__); } while (0)
 #else
@@ -66,9 +66,9 @@ typedef struct {
     int8_t lb, ub;
 } Entry;
 
-#define BLOCK 6
-#define TT_BLOCKS (1u << 18)  /* 256k blocks of 6 entries: 38 MB */
-#define TT_AGGS (1u << 19)    /* 8 MB */
+#define BLOCK 4
+#define TT_BLOCKS (1u << 20)  /* 1M blocks of 4 entries: 104 MB, touched as filled */
+#define TT_AGGS (1u << 20)    /* 16 MB */
 typedef struct {
     Entry e[BLOCK];
     int32_t next;      /* the aggregate's next (older) block, or -1 */
@@ -78,6 +78,7 @@ typedef struct {
 typedef struct {
     u64 lengths;
     int32_t head;      /* newest block; -1 for an unused slot */
+    uint16_t sub;      /* which list of the aggregate (see tt_probe) */
     uint8_t flags;
 } Agg;
 
@@ -89,6 +90,7 @@ static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
+    STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
     for (size_t i = 0; i < agg_slots; i++) agg[i].head = -1;
     pool_used = 0;
     agg_used = 0;
@@ -197,18 +199,19 @@ static inline uint32_t depth_mask(int d) { return d >= 16 ? 0xffffffffu : ((1u <
 static inline int agg_full(void) { return agg_used * 4 > agg_slots * 3; }
 
 /* The aggregate's slot: found, or (create) a new one; NULL when absent (or the index is full). */
-static Agg *agg_find(const Key *k, int create) {
-    size_t i = mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_slots - 1);
+static Agg *agg_find(const Key *k, int sub, int create) {
+    size_t i = mix(k->lengths ^ ((u64)k->flags << 56) ^ ((u64)sub << 40)) & (agg_slots - 1);
     for (;;) {
         Agg *a = &agg[i];
         if (a->head < 0) {
             if (!create || agg_full()) return NULL;
             a->lengths = k->lengths;
             a->flags = k->flags;
+            a->sub = (uint16_t)sub;
             agg_used++;
             return a;
         }
-        if (a->flags == k->flags && a->lengths == k->lengths) return a;
+        if (a->flags == k->flags && a->lengths == k->lengths && a->sub == sub) return a;
         i = (i + 1) & (agg_slots - 1);
     }
 }
@@ -233,15 +236,20 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     return out;
 }
 
-/* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
- * cards it depends on. */
-static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
-    Agg *a = agg_find(k, 0);
+/* An aggregate's entries are kept in two lists: those that fix the holder of the top card
+ * of every suit still out (filed under those holders, so a lookup sees only its own), and
+ * the others. */
+static inline int top_holders(const Key *k) {
+    return 0x100 | (int)((k->own[0] & 3) | ((k->own[1] & 3) << 2) | ((k->own[2] & 3) << 4) | ((k->own[3] & 3) << 6));
+}
+
+static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *result, u64 *rel) {
     if (!a || a->head < 0) return 0;
     for (int32_t b = a->head; b >= 0; b = pool[b].next) {
         const Block *blk = &pool[b];
         for (int i = 0; i < blk->n; i++) {
             const Entry *e = &blk->e[i];
+            STAT(st_scan++);
             if (e->lb < target && e->ub >= target) continue;
             if (!entry_matches(e, k->own)) continue;
             *result = e->lb >= target;
@@ -252,19 +260,28 @@ static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *re
     return 0;
 }
 
+/* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
+ * cards it depends on. */
+static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
+    return scan(c, agg_find(k, top_holders(k), 0), k, target, result, rel) ||
+           scan(c, agg_find(k, 0, 0), k, target, result, rel);
+}
+
 static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
     uint8_t depth[4];
     uint32_t own[4];
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    int sub = top_holders(k);
     for (int s = 0; s < 4; s++) {
         u64 r = rel & SUITMASK[s];
         depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
         own[s] = k->own[s] & depth_mask(depth[s]);
+        if (!depth[s] && (all & SUITMASK[s])) sub = 0;
     }
-    Agg *a = agg_find(k, 1);
+    Agg *a = agg_find(k, sub, 1);
     if (!a || (a->head < 0 && pool_used >= pool_size)) {
         tt_clear(); /* full: start again */
-        a = agg_find(k, 1);
+        a = agg_find(k, sub, 1);
     }
     if (a->head >= 0) {
         for (int32_t b = a->head; b >= 0; b = pool[b].next) {
@@ -279,7 +296,7 @@ static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, 
         }
     }
     if (a->head < 0 || pool[a->head].n == BLOCK) {
-        if (pool_used >= pool_size) { tt_clear(); a = agg_find(k, 1); }
+        if (pool_used >= pool_size) { tt_clear(); a = agg_find(k, sub, 1); }
         int32_t nb = (int32_t)pool_used++;
         pool[nb].next = a->head;
         pool[nb].n = 0;
@@ -840,6 +857,8 @@ static PyObject *py_stats(PyObject *self, PyObject *noargs) {
         for (int i = 0; i < 14; i++) PyList_Append(cut, PyLong_FromLongLong(st_cut[l][i]));
         PyList_Append(d, Py_BuildValue("(iLLLLLLLN)", l, st_nodes[l][0], st_nodes[l][1], st_nodes[l][2], st_nodes[l][3], st_probe[l], st_hit[l], st_qt[l], cut));
     }
+    fprintf(stderr, "entries scanned %lld, clears %lld, most blocks %lld, blocks now %zu, aggs %zu\n", st_scan, st_clears, st_blocks, pool_used, agg_used);
+    st_scan = st_clears = st_blocks = 0;
     memset(st_nodes, 0, sizeof st_nodes); memset(st_probe, 0, sizeof st_probe); memset(st_hit, 0, sizeof st_hit); memset(st_qt, 0, sizeof st_qt); memset(st_cut, 0, sizeof st_cut);
     return d;
 }
