@@ -46,7 +46,17 @@ static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14
 static const u64 SUITMASK[4] = {0x1fffULL, 0x1fffULL << 13, 0x1fffULL << 26, 0x1fffULL << 39};
 #define FULL ((1ULL << 52) - 1)
 
+#if defined(__POPCNT__)
 static inline int popc(u64 x) { return __builtin_popcountll(x); }
+#else
+/* without -mpopcnt the builtin is a library call; this is a few instructions inline */
+static inline int popc(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
 static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 
@@ -77,9 +87,9 @@ typedef struct {
 
 typedef struct {
     u64 lengths;
-    int32_t head;      /* newest block; -1 for an unused slot */
+    int32_t head;      /* newest block or -1; in a directory (sub 0), the lists in use */
     uint16_t sub;      /* which list of the aggregate (see tt_probe) */
-    uint8_t flags;
+    uint8_t flags;     /* as the key's; 0 for an unused slot */
 } Agg;
 
 static Block *pool = NULL;
@@ -91,7 +101,7 @@ static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
     STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
-    for (size_t i = 0; i < agg_slots; i++) agg[i].head = -1;
+    for (size_t i = 0; i < agg_slots; i++) agg[i].flags = 0;
     pool_used = 0;
     agg_used = 0;
 }
@@ -109,6 +119,15 @@ static int tt_alloc(size_t blocks, size_t aggs) {
 
 /* ---------------------------------------------------------------- the search context */
 
+/* A trick-start position as the table sees it: the number of cards of each suit in each
+ * hand (4 bits each, hand p suit s at bit 16p + 4s), per suit the holders of the cards
+ * still out from the top (2 bits each), and the leader and flags. */
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];
+    uint8_t flags;
+} Key;
+
 typedef struct {
     u64 hand[4];
     int trump;      /* 0-3, or -1 for no trumps */
@@ -120,6 +139,7 @@ typedef struct {
     int len;        /* cards in the trick under way */
     int tcard[4];
     u64 gone;       /* cards played in finished tricks (or before the position) */
+    Key key;        /* lengths and holders at the start of the trick under way */
     long long nodes;
 } Ctx;
 
@@ -159,34 +179,44 @@ static inline int winning_index(const int *cards, int n, int trump) {
     return best;
 }
 
-/* A trick-start position as the table sees it. */
-typedef struct {
-    u64 lengths;
-    uint32_t own[4];
-    uint8_t flags;
-} Key;
+/* The holders of suit s's cards still out, from the top, 2 bits each. */
+static inline uint32_t suit_own(const Ctx *c, int s) {
+    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
+    u64 rem = (c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3]) & SUITMASK[s];
+    uint32_t o = 0;
+    int i = 0;
+    while (rem) {
+        int t = highbit(rem);
+        rem &= ~(1ULL << t);
+        o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
+        i++;
+    }
+    return o;
+}
 
-static void make_key(const Ctx *c, Key *k) {
+/* c->key from scratch, for the start of the trick under way (its cards put back). */
+static void init_key(Ctx *c) {
+    for (int k = 0; k < c->len; k++) c->hand[(c->leader + k) & 3] |= 1ULL << c->tcard[k];
     u64 L = 0;
     for (int p = 0; p < 4; p++)
         for (int s = 0; s < 4; s++)
             L |= (u64)popc(c->hand[p] & SUITMASK[s]) << (16 * p + 4 * s);
-    k->lengths = L;
-    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
-    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-    for (int s = 0; s < 4; s++) {
-        u64 rem = all & SUITMASK[s];
-        uint32_t o = 0;
-        int i = 0;
-        while (rem) {
-            int t = highbit(rem);
-            rem &= ~(1ULL << t);
-            o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
-            i++;
-        }
-        k->own[s] = o;
+    c->key.lengths = L;
+    for (int s = 0; s < 4; s++) c->key.own[s] = suit_own(c, s);
+    for (int k = 0; k < c->len; k++) c->hand[(c->leader + k) & 3] &= ~(1ULL << c->tcard[k]);
+}
+
+/* After a trick: the key of the next trick's start from this trick's (the trick's cards
+ * already out of the hands), recomputing only the suits played to. */
+static inline void next_key(Ctx *c) {
+    int touched = 0;
+    for (int k = 0; k < 4; k++) {
+        int card = c->tcard[k], s = card / 13;
+        c->key.lengths -= 1ULL << (16 * ((c->leader + k) & 3) + 4 * s);
+        touched |= 1 << s;
     }
-    k->flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
+    for (int s = 0; s < 4; s++)
+        if ((touched >> s) & 1) c->key.own[s] = suit_own(c, s);
 }
 
 static inline u64 mix(u64 h) {
@@ -203,11 +233,12 @@ static Agg *agg_find(const Key *k, int sub, int create) {
     size_t i = mix(k->lengths ^ ((u64)k->flags << 56) ^ ((u64)sub << 40)) & (agg_slots - 1);
     for (;;) {
         Agg *a = &agg[i];
-        if (a->head < 0) {
+        if (!a->flags) {
             if (!create || agg_full()) return NULL;
             a->lengths = k->lengths;
             a->flags = k->flags;
             a->sub = (uint16_t)sub;
+            a->head = sub ? -1 : 0;
             agg_used++;
             return a;
         }
@@ -236,15 +267,19 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     return out;
 }
 
-/* An aggregate's entries are kept in two lists: those that fix the holder of the top card
- * of every suit still out (filed under those holders, so a lookup sees only its own), and
- * the others. */
-static inline int top_holders(const Key *k) {
-    return 0x100 | (int)((k->own[0] & 3) | ((k->own[1] & 3) << 2) | ((k->own[2] & 3) << 4) | ((k->own[3] & 3) << 6));
+/* An aggregate's entries are kept in lists by the suits in which they fix the holder of
+ * the top card (a 4-bit set m; a suit with no card out counts as fixed), filed under m and
+ * those holders: a lookup scans, for each m in use (the aggregate's directory, sub 0), only
+ * the list whose holders are its own. */
+static inline int sub_of(const Key *k, int m) {
+    int sub = 0x1000 | (m << 8);
+    for (int s = 0; s < 4; s++)
+        if ((m >> s) & 1) sub |= (int)(k->own[s] & 3) << (2 * s);
+    return sub;
 }
 
 static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *result, u64 *rel) {
-    if (!a || a->head < 0) return 0;
+    if (!a) return 0;
     for (int32_t b = a->head; b >= 0; b = pool[b].next) {
         const Block *blk = &pool[b];
         for (int i = 0; i < blk->n; i++) {
@@ -263,26 +298,33 @@ static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *resul
 /* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
  * cards it depends on. */
 static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
-    return scan(c, agg_find(k, top_holders(k), 0), k, target, result, rel) ||
-           scan(c, agg_find(k, 0, 0), k, target, result, rel);
+    const Agg *dir = agg_find(k, 0, 0);
+    if (!dir) return 0;
+    for (int m = 15; m >= 0; m--)
+        if ((dir->head >> m) & 1 && scan(c, agg_find(k, sub_of(k, m), 0), k, target, result, rel)) return 1;
+    return 0;
 }
 
 static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
     uint8_t depth[4];
     uint32_t own[4];
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-    int sub = top_holders(k);
+    int m = 0;
     for (int s = 0; s < 4; s++) {
         u64 r = rel & SUITMASK[s];
         depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
         own[s] = k->own[s] & depth_mask(depth[s]);
-        if (!depth[s] && (all & SUITMASK[s])) sub = 0;
+        if (depth[s] || !(all & SUITMASK[s])) m |= 1 << s;
     }
-    Agg *a = agg_find(k, sub, 1);
+    int sub = sub_of(k, m);
+    Agg *dir = agg_find(k, 0, 1);
+    Agg *a = dir ? agg_find(k, sub, 1) : NULL;
     if (!a || (a->head < 0 && pool_used >= pool_size)) {
         tt_clear(); /* full: start again */
+        dir = agg_find(k, 0, 1);
         a = agg_find(k, sub, 1);
     }
+    dir->head |= 1 << m;
     if (a->head >= 0) {
         for (int32_t b = a->head; b >= 0; b = pool[b].next) {
             Block *blk = &pool[b];
@@ -296,7 +338,12 @@ static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, 
         }
     }
     if (a->head < 0 || pool[a->head].n == BLOCK) {
-        if (pool_used >= pool_size) { tt_clear(); a = agg_find(k, sub, 1); }
+        if (pool_used >= pool_size) {
+            tt_clear();
+            dir = agg_find(k, 0, 1);
+            dir->head |= 1 << m;
+            a = agg_find(k, sub, 1);
+        }
         int32_t nb = (int32_t)pool_used++;
         pool[nb].next = a->head;
         pool[nb].n = 0;
@@ -534,7 +581,8 @@ static int search(Ctx *c, int target, u64 *rel) {
     if (target > left) return 0;
     Key key;
     if (len == 0) {
-        make_key(c, &key);
+        key = c->key;
+        key.flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
         int known;
         STAT(st_probe[left]++);
         if (tt_probe(c, &key, target, &known, rel)) { STAT(st_hit[left]++); return known; }
@@ -576,10 +624,13 @@ static int search(Ctx *c, int target, u64 *rel) {
             u64 tbits = 0;
             for (int k = 0; k < 4; k++) tbits |= 1ULL << c->tcard[k];
             c->gone |= tbits;
+            Key saved_key = c->key;
+            next_key(c);
             c->leader = w;
             c->len = 0;
             c->first = 0;
             r = search(c, target - c->side[w], &crel);
+            c->key = saved_key;
             c->gone &= ~tbits;
             memcpy(c->tcard, saved, sizeof(saved));
             c->leader = old_leader;
@@ -640,6 +691,7 @@ static int play_root(Ctx *c, int card) {
         c->leader = w;
         c->len = 0;
         c->first = 0;
+        init_key(c);
         return c->side[w];
     }
     return 0;
@@ -693,6 +745,7 @@ static int parse_position(PyObject *args, Ctx *c) {
     }
     if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
     c->gone = FULL & ~seen;
+    init_key(c);
     /* keep the table when trump, sides and flags are those it was filled under */
     if (!pool) { if (tt_alloc(TT_BLOCKS, TT_AGGS) < 0) { PyErr_NoMemory(); return -1; } }
     if (tt_trump != trump || tt_tifr != tifr || memcmp(tt_side, c->side, sizeof(tt_side))) {
