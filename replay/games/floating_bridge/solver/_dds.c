@@ -403,9 +403,30 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
     int n = 0;
     u64 lrel = 0;
     for (int s = 0; s < 4; s++) {
-        if (!cap[s] || !(c->hand[L] & SUITMASK[s])) continue;
+        u64 mine = c->hand[L] & SUITMASK[s];
+        if (!cap[s] || !mine) continue;
         int r = top_run_cards(c, L, s, all, &lrel);
         n += r < cap[s] ? r : cap[s];
+        /* length: once the other side is out of the suit (and cannot ruff: cap 13), the
+           leader's small cards win too, if no partner can overtake them (then the leader
+           keeps the lead throughout) */
+        int len = popc(mine);
+        if (cap[s] < 13 || len <= r) continue;
+        int longest = 0;
+        u64 mates = 0;
+        for (int q = 0; q < 4; q++) {
+            if (q == L) continue;
+            if (c->side[q] == c->side[L]) { mates |= c->hand[q] & SUITMASK[s]; continue; }
+            int lq = popc(c->hand[q] & SUITMASK[s]);
+            if (lq > longest) longest = lq;
+        }
+        if (r < longest) continue;
+        int lowest = lowbit(mine);
+        if (mates) {
+            if (highbit(mates) > lowest) continue;
+            lrel |= 1ULL << lowest;
+        }
+        n += len - r;
     }
     /* crossing: after cashing its own winners, L leads a suit whose top card a partner P
        holds; P wins and cashes its own top winners in safe suits. P must be able to keep
