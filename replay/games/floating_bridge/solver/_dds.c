@@ -477,6 +477,26 @@ static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
 
 typedef struct { int card; int score; } Move;
 
+/* Two cards hi > lo of one suit in seat p's hand are one move when nothing lies between
+ * them but p's own cards and cards gone in finished tricks; or cards of the trick under way
+ * too, when hi does not beat the card winning the trick so far (neither does lo: both lose
+ * this trick, whatever comes after, and once the trick is gone the two are adjacent). */
+static inline int card_beats(int x, int wcard, int trump) {
+    if (x / 13 == wcard / 13) return x > wcard;
+    return x / 13 == trump;
+}
+
+static inline int one_move(const Ctx *c, u64 same, int hi, int lo) {
+    u64 between = ((1ULL << hi) - 1) & ~((1ULL << (lo + 1)) - 1);
+    u64 rest = between & ~same;
+    if (!rest) return 1;
+    if (!c->len) return 0;
+    u64 tmask = 0;
+    for (int k = 0; k < c->len; k++) tmask |= 1ULL << c->tcard[k];
+    if (rest & ~tmask) return 0;
+    return !card_beats(hi, c->tcard[winning_index(c->tcard, c->len, c->trump)], c->trump);
+}
+
 /* The moves of seat p: one card per run of equivalent cards, with an ordering score. */
 static int gen_moves(const Ctx *c, int p, Move *out) {
     u64 legal = legal_mask(c, p);
@@ -523,8 +543,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             u64 rest = cards & ~(1ULL << top);
             while (rest) {
                 int nx = highbit(rest);
-                u64 between = ((1ULL << low) - 1) & ~((1ULL << (nx + 1)) - 1);
-                if ((between & ~same) != 0) break;
+                if (!one_move(c, same, low, nx)) break;
                 low = nx;
                 rest &= ~(1ULL << nx);
             }
@@ -790,17 +809,23 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 /* The legal cards equivalent to `card` (its run) for seat p at the root. */
 static u64 run_of(const Ctx *c, int p, int card, u64 legal) {
     u64 same = c->hand[p] | c->gone;
-    int s = card / 13;
+    u64 cards = c->hand[p] & SUITMASK[card / 13];
     u64 run = 1ULL << card;
-    for (int dir = -1; dir <= 1; dir += 2) {
-        int x = card;
-        for (;;) {
-            int y = x + dir;
-            if (y < 13 * s || y >= 13 * s + 13) break;
-            if (!((same >> y) & 1)) break;
-            if ((c->hand[p] >> y) & 1) run |= 1ULL << y;
-            x = y;
-        }
+    for (int x = card;;) { /* up */
+        u64 above = cards & ~((2ULL << x) - 1);
+        if (!above) break;
+        int y = lowbit(above);
+        if (!one_move(c, same, y, x)) break;
+        run |= 1ULL << y;
+        x = y;
+    }
+    for (int x = card;;) { /* down */
+        u64 below = cards & ((1ULL << x) - 1);
+        if (!below) break;
+        int y = highbit(below);
+        if (!one_move(c, same, x, y)) break;
+        run |= 1ULL << y;
+        x = y;
     }
     return run & legal;
 }
@@ -891,20 +916,7 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
         nodes += d.nodes;
         guess = v;
         /* every card of the run has this value */
-        u64 same = c.hand[p] | c.gone;
-        int s = card / 13;
-        u64 run = 1ULL << card;
-        for (int dir = -1; dir <= 1; dir += 2) {
-            int x = card;
-            for (;;) {
-                int y = x + dir;
-                if (y < 13 * s || y >= 13 * s + 13) break;
-                if (!((same >> y) & 1)) break;
-                if ((c.hand[p] >> y) & 1) run |= 1ULL << y;
-                x = y;
-            }
-        }
-        run &= legal;
+        u64 run = run_of(&c, p, card, legal);
         while (run) {
             int cc = lowbit(run);
             run &= run - 1;
