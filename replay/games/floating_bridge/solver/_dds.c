@@ -8,20 +8,30 @@
  * while holding another card that is legal).
  *
  * The search answers "can the declarer's side take at least T more tricks?" (a zero-window
- * alpha-beta over cards), and the exact value is found by moving T from a guess. Speed comes
- * from:
+ * alpha-beta over cards), and the exact value is found by stepping T by one from a guess
+ * (the previous card's value, for every card's value). Speed comes from:
  *   - a transposition table of trick-start positions keyed on relative ranks: in each suit
  *     only the order of the cards still out and who holds each matters, so positions that
- *     differ only in which small cards are gone share an entry; it stores lower and upper
- *     bounds of the tricks still to come, and is kept across calls with the same trump,
- *     sides and flags (a whole game's analysis reuses it);
- *   - quick tricks: winners the player on lead can cash from the top without giving up
- *     the lead (a lower bound for the side on lead), checked before any move is tried;
+ *     differ only in which small cards are gone share an entry; an entry holds lower and
+ *     upper bounds of the tricks still to come and how many top cards of each suit they
+ *     depend on (the relevant ranks), so it serves every position with the same lengths
+ *     and the same holders of those cards. Entries are filed by aggregate (leader, flags,
+ *     lengths), then by the suits whose top holder they fix and those holders, so a lookup
+ *     scans few. The table is kept across calls with the same trump, sides and flags (a
+ *     whole game's analysis reuses it), and emptied when full;
+ *   - quick tricks: winners the player on lead can cash without giving up the lead, rounds
+ *     of a suit counted while every trump-holding opponent must follow, small cards once
+ *     the other side is out of the suit, and a partner's winners reached by an entry (a
+ *     lower bound for the side on lead), checked before any move is tried;
  *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
  *     whoever leads, which bounds both sides' tricks;
  *   - move ordering (cash winners, second hand low, win cheaply, ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
- *     but cards of the same hand or cards gone in earlier tricks are one move.
+ *     but cards of the same hand or cards gone in earlier tricks are one move, and so are
+ *     cards with cards of the trick under way between them when neither beats it so far.
+ *
+ * Counters of nodes, table probes and hits by tricks left, and a trace of the root probes,
+ * are compiled in with CFLAGS=-DSOLVER_STATS (see SOLVER_STATS below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
