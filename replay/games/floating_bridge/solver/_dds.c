@@ -510,6 +510,11 @@ static inline int one_move(const Ctx *c, u64 same, int hi, int lo) {
 /* The moves of seat p: one card per run of equivalent cards, with an ordering score. */
 static int gen_moves(const Ctx *c, int p, Move *out) {
     u64 legal = legal_mask(c, p);
+    if (!(legal & (legal - 1))) { /* one card: nothing to order */
+        out[0].card = lowbit(legal);
+        out[0].score = 0;
+        return 1;
+    }
     u64 h = c->hand[p];
     u64 same = h | c->gone;        /* cards that do not separate two of p's cards */
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
@@ -540,11 +545,15 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             }
         }
     }
+    u64 tmask = 0, mates = 0;
+    for (int k = 0; k < len; k++) tmask |= 1ULL << c->tcard[k];
+    if (!len)
+        for (int q = 0; q < 4; q++)
+            if (q != p && c->side[q] == c->side[p]) mates |= c->hand[q];
     for (int s = 0; s < 4; s++) {
         u64 cards = legal & SUITMASK[s];
         if (!cards) continue;
-        int stop = top_run(c, p, s, all);
-        int suitlen = popc(h & SUITMASK[s]);
+        int stop = (int)((h >> highbit(all & SUITMASK[s])) & 1); /* p holds the suit's top card */
         /* walk from the top: runs of equivalent cards */
         int runs_seen = 0;
         while (cards) {
@@ -553,7 +562,9 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             u64 rest = cards & ~(1ULL << top);
             while (rest) {
                 int nx = highbit(rest);
-                if (!one_move(c, same, low, nx)) break;
+                u64 between = ((1ULL << low) - 1) & ~((1ULL << (nx + 1)) - 1) & ~same;
+                /* as one_move(): only trick cards between, and low does not beat the trick */
+                if (between && (!len || (between & ~tmask) || card_beats(low, wcard, trump))) break;
                 low = nx;
                 rest &= ~(1ULL << nx);
             }
@@ -567,14 +578,10 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 if (winners) score = 1000 + rank_hi;
                 else {
                     /* who holds the top of the suit: a partner's winner is a good lead */
-                    u64 rem = all & SUITMASK[s];
-                    int topc = highbit(rem);
-                    int holder = -1;
-                    for (int q = 0; q < 4; q++) if ((c->hand[q] >> topc) & 1) holder = q;
-                    if (holder >= 0 && holder != p && c->side[holder] == c->side[p]) {
+                    if ((mates >> highbit(all & SUITMASK[s])) & 1) {
                         score = 800 - rank_lo; card = low;
                     } else {
-                        score = 400 - rank_lo - 3 * suitlen; card = low;
+                        score = 400 - rank_lo - 3 * popc(h & SUITMASK[s]); card = low;
                         if (s == trump) score -= 100;
                     }
                 }
