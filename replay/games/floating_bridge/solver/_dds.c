@@ -310,7 +310,7 @@ static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *resul
 static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
     const Agg *dir = agg_find(k, 0, 0);
     if (!dir) return 0;
-    for (int m = 15; m >= 0; m--)
+    for (int m = 0; m < 16; m++)
         if ((dir->head >> m) & 1 && scan(c, agg_find(k, sub_of(k, m), 0), k, target, result, rel)) return 1;
     return 0;
 }
