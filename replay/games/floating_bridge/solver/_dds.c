@@ -190,18 +190,54 @@ static inline int winning_index(const int *cards, int n, int trump) {
 }
 
 /* The holders of suit s's cards still out, from the top, 2 bits each. */
-static inline uint32_t suit_own(const Ctx *c, int s) {
-    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
-    u64 rem = (c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3]) & SUITMASK[s];
-    uint32_t o = 0;
-    int i = 0;
-    while (rem) {
-        int t = highbit(rem);
-        rem &= ~(1ULL << t);
-        o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
-        i++;
+/* Tables for suit_own: a 13-bit rank set reversed (ace first); the bits of v at the set
+ * bits of m, packed down (7-bit m and v); the bits set in 7 bits; 7 bits spread to every
+ * other bit. Filled when the module is loaded. */
+static uint16_t rev13[1 << 13];
+static uint8_t pack7[128][128];
+static uint8_t count7[128];
+static uint16_t spread7[128];
+
+static void init_tables(void) {
+    for (int x = 0; x < (1 << 13); x++) {
+        int r = 0;
+        for (int i = 0; i < 13; i++) if ((x >> i) & 1) r |= 1 << (12 - i);
+        rev13[x] = (uint16_t)r;
     }
-    return o;
+    for (int m = 0; m < 128; m++) {
+        int n = 0;
+        for (int i = 0; i < 7; i++) n += (m >> i) & 1;
+        count7[m] = (uint8_t)n;
+        for (int v = 0; v < 128; v++) {
+            int o = 0, j = 0;
+            for (int i = 0; i < 7; i++)
+                if ((m >> i) & 1) o |= ((v >> i) & 1) << j++;
+            pack7[m][v] = (uint8_t)o;
+        }
+    }
+    for (int x = 0; x < 128; x++) {
+        int o = 0;
+        for (int i = 0; i < 7; i++) if ((x >> i) & 1) o |= 1 << (2 * i);
+        spread7[x] = (uint16_t)o;
+    }
+}
+
+static inline uint32_t pack13(uint32_t v, uint32_t m) {
+    return pack7[m & 127][v & 127] | ((uint32_t)pack7[m >> 7][v >> 7] << count7[m & 127]);
+}
+
+static inline uint32_t spread13(uint32_t x) {
+    return spread7[x & 127] | ((uint32_t)spread7[x >> 7] << 14);
+}
+
+/* The holders of suit s's cards still out, from the top, 2 bits each. */
+static inline uint32_t suit_own(const Ctx *c, int s) {
+    int sh = 13 * s;
+    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
+    uint32_t rem = (uint32_t)(((c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3]) >> sh) & 0x1fff);
+    uint32_t r = rev13[rem];
+    uint32_t a = pack13(rev13[(x1 >> sh) & rem], r), b = pack13(rev13[(x2 >> sh) & rem], r);
+    return spread13(a) | (spread13(b) << 1);
 }
 
 /* c->key from scratch, for the start of the trick under way (its cards put back). */
@@ -986,4 +1022,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dds", "The native double-dummy search of floating bridge.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dds(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}
