@@ -326,19 +326,24 @@ static inline int sub_of(const Key *k, int m) {
 
 static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *result, u64 *rel) {
     if (!a) return 0;
+    const Entry *best = NULL;
+    int best_w = 1 << 20;
     for (int32_t b = a->head; b >= 0; b = pool[b].next) {
         const Block *blk = &pool[b];
         for (int i = 0; i < blk->n; i++) {
             const Entry *e = &blk->e[i];
             STAT(st_scan++);
             if (e->lb < target && e->ub >= target) continue;
-            if (!entry_matches(e, k->own)) continue;
-            *result = e->lb >= target;
-            *rel = depth_cards(c, e->depth);
-            return 1;
+            int w = e->depth[0] + e->depth[1] + e->depth[2] + e->depth[3];
+            if (w >= best_w || !entry_matches(e, k->own)) continue;
+            best = e;
+            best_w = w;
         }
     }
-    return 0;
+    if (!best) return 0;
+    *result = best->lb >= target;
+    *rel = depth_cards(c, best->depth);
+    return 1;
 }
 
 /* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
