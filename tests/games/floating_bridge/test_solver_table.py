@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,10 +17,6 @@ from replay.games.floating_bridge.analysis import game_at_step
 from replay.games.floating_bridge.solver import Position
 
 from .helpers import ARRANGEMENTS, brute_force, random_position
-
-pytestmark = pytest.mark.skipif(solver.BACKEND != "native",
-                                reason="checks the C extension's table and move merging")
-
 
 def _hand(*cards: str) -> int:
     return mask_of(Card.parse(c) for c in cards)
