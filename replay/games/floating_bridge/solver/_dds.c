@@ -8,20 +8,30 @@
  * while holding another card that is legal).
  *
  * The search answers "can the declarer's side take at least T more tricks?" (a zero-window
- * alpha-beta over cards), and the exact value is found by moving T from a guess. Speed comes
- * from:
+ * alpha-beta over cards), and the exact value is found by stepping T by one from a guess
+ * (the previous card's value, for every card's value). Speed comes from:
  *   - a transposition table of trick-start positions keyed on relative ranks: in each suit
  *     only the order of the cards still out and who holds each matters, so positions that
- *     differ only in which small cards are gone share an entry; it stores lower and upper
- *     bounds of the tricks still to come, and is kept across calls with the same trump,
- *     sides and flags (a whole game's analysis reuses it);
- *   - quick tricks: winners the player on lead can cash from the top without giving up
- *     the lead (a lower bound for the side on lead), checked before any move is tried;
+ *     differ only in which small cards are gone share an entry; an entry holds lower and
+ *     upper bounds of the tricks still to come and how many top cards of each suit they
+ *     depend on (the relevant ranks), so it serves every position with the same lengths
+ *     and the same holders of those cards. Entries are filed by aggregate (leader, flags,
+ *     lengths), then by the suits whose top holder they fix and those holders, so a lookup
+ *     scans few. The table is kept across calls with the same trump, sides and flags (a
+ *     whole game's analysis reuses it), and emptied when full;
+ *   - quick tricks: winners the player on lead can cash without giving up the lead, rounds
+ *     of a suit counted while every trump-holding opponent must follow, small cards once
+ *     the other side is out of the suit, and a partner's winners reached by an entry (a
+ *     lower bound for the side on lead), checked before any move is tried;
  *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
  *     whoever leads, which bounds both sides' tricks;
  *   - move ordering (cash winners, second hand low, win cheaply, ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
- *     but cards of the same hand or cards gone in earlier tricks are one move.
+ *     but cards of the same hand or cards gone in earlier tricks are one move, and so are
+ *     cards with cards of the trick under way between them when neither beats it so far.
+ *
+ * Counters of nodes, table probes and hits by tricks left, and a trace of the root probes,
+ * are compiled in with CFLAGS=-DSOLVER_STATS (see SOLVER_STATS below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,62 +41,102 @@
 
 typedef uint64_t u64;
 
+/* Profiling counters and a trace of the root probes, compiled in only when asked:
+ * CFLAGS=-DSOLVER_STATS python setup.py build_ext --inplace */
+#ifdef SOLVER_STATS
+#include <stdio.h>
+static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14][14], st_scan, st_clears, st_blocks;
+#define STAT(x) do { x; } while (0)
+#define TRACE(...) do { if (getenv("SOLVER_TRACE")) fprintf(stderr, __VA_ARGS__); } while (0)
+#else
+#define STAT(x) do { } while (0)
+#define TRACE(...) do { } while (0)
+#endif
+
 static const u64 SUITMASK[4] = {0x1fffULL, 0x1fffULL << 13, 0x1fffULL << 26, 0x1fffULL << 39};
 #define FULL ((1ULL << 52) - 1)
 
+#if defined(__POPCNT__)
 static inline int popc(u64 x) { return __builtin_popcountll(x); }
+#else
+/* without -mpopcnt the builtin is a library call; this is a few instructions inline */
+static inline int popc(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
 static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 
 /* ---------------------------------------------------------------- transposition table */
 
-/* The table works in two tiers. A position's "aggregate" is its leader, flags and the
- * number of cards of each suit in each hand. For each aggregate the table remembers a few
- * relevance patterns (per suit, how many top cards must have the same holders); an entry
- * holds the bounds of every position with that aggregate and the same holders of those top
- * cards, filed under a hash of all three. A lookup tries each pattern of its aggregate. */
-#define NPAT 8
+/* A position's "aggregate" is its leader, flags and the number of cards of each suit in
+ * each hand. Every aggregate met has a list of entries; an entry holds bounds on the tricks
+ * still to come for every position of that aggregate in which, in each suit, the top
+ * depth[s] cards still out are held by the same seats as when it was stored (own[s], two
+ * bits a card from the top). A lookup scans its aggregate's list: a match costs four
+ * masked compares, so an aggregate can hold any number of relevance patterns. Entries live
+ * in blocks of one aggregate each; when the pool or the aggregate index fills up, the
+ * whole table is emptied and filled again. */
 typedef struct {
-    u64 lengths;
-    uint8_t flags;     /* leader, broken, first, and 0x80; 0 = empty */
-    uint8_t n;         /* patterns in use */
-    uint8_t next;      /* the pattern to replace next */
-    uint8_t pat[NPAT][4];
-} Agg;
-
-typedef struct {
-    u64 lengths;
-    uint32_t own[4];   /* holders of the top depth[s] cards, 2 bits each, the rest zero */
+    uint32_t own[4];
     uint8_t depth[4];
-    uint8_t flags;
     int8_t lb, ub;
-    uint8_t left;
 } Entry;
 
-#define BUCKET 4
-#define AGGBUCKET 4
-static Entry *tt = NULL;
+#define BLOCK 4
+#define TT_BLOCKS (1u << 20)  /* 1M blocks of 4 entries: 104 MB, touched as filled */
+#define TT_AGGS (1u << 20)    /* 16 MB */
+typedef struct {
+    Entry e[BLOCK];
+    int32_t next;      /* the aggregate's next (older) block, or -1 */
+    int32_t n;         /* entries in use */
+} Block;
+
+typedef struct {
+    u64 lengths;
+    int32_t head;      /* newest block or -1; in a directory (sub 0), the lists in use */
+    uint16_t sub;      /* which list of the aggregate (see tt_probe) */
+    uint8_t flags;     /* as the key's; 0 for an unused slot */
+} Agg;
+
+static Block *pool = NULL;
 static Agg *agg = NULL;
-static size_t tt_buckets = 0, agg_buckets = 0; /* powers of two */
+static size_t pool_size = 0, pool_used = 0;
+static size_t agg_slots = 0, agg_used = 0; /* agg_slots is a power of two */
 static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
-static int tt_alloc(size_t buckets, size_t aggs) {
-    Entry *t = (Entry *)calloc(buckets * BUCKET, sizeof(Entry));
-    Agg *a = (Agg *)calloc(aggs * AGGBUCKET, sizeof(Agg));
-    if (!t || !a) { free(t); free(a); return -1; }
-    free(tt); free(agg);
-    tt = t; agg = a;
-    tt_buckets = buckets; agg_buckets = aggs;
+static void tt_clear(void) {
+    STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
+    for (size_t i = 0; i < agg_slots; i++) agg[i].flags = 0;
+    pool_used = 0;
+    agg_used = 0;
+}
+
+static int tt_alloc(size_t blocks, size_t aggs) {
+    Block *b = (Block *)malloc(blocks * sizeof(Block));
+    Agg *a = (Agg *)malloc(aggs * sizeof(Agg));
+    if (!b || !a) { free(b); free(a); return -1; }
+    free(pool); free(agg);
+    pool = b; agg = a;
+    pool_size = blocks; agg_slots = aggs;
+    tt_clear();
     return 0;
 }
 
-static void tt_clear(void) {
-    if (tt) memset(tt, 0, tt_buckets * BUCKET * sizeof(Entry));
-    if (agg) memset(agg, 0, agg_buckets * AGGBUCKET * sizeof(Agg));
-}
-
 /* ---------------------------------------------------------------- the search context */
+
+/* A trick-start position as the table sees it: the number of cards of each suit in each
+ * hand (4 bits each, hand p suit s at bit 16p + 4s), per suit the holders of the cards
+ * still out from the top (2 bits each), and the leader and flags. */
+typedef struct {
+    u64 lengths;
+    uint32_t own[4];
+    uint8_t flags;
+} Key;
 
 typedef struct {
     u64 hand[4];
@@ -99,6 +149,7 @@ typedef struct {
     int len;        /* cards in the trick under way */
     int tcard[4];
     u64 gone;       /* cards played in finished tricks (or before the position) */
+    Key key;        /* lengths and holders at the start of the trick under way */
     long long nodes;
 } Ctx;
 
@@ -138,34 +189,80 @@ static inline int winning_index(const int *cards, int n, int trump) {
     return best;
 }
 
-/* A trick-start position as the table sees it. */
-typedef struct {
-    u64 lengths;
-    uint32_t own[4];
-    uint8_t flags;
-} Key;
+/* The holders of suit s's cards still out, from the top, 2 bits each. */
+/* Tables for suit_own: a 13-bit rank set reversed (ace first); the bits of v at the set
+ * bits of m, packed down (7-bit m and v); the bits set in 7 bits; 7 bits spread to every
+ * other bit. Filled when the module is loaded. */
+static uint16_t rev13[1 << 13];
+static uint8_t pack7[128][128];
+static uint8_t count7[128];
+static uint16_t spread7[128];
 
-static void make_key(const Ctx *c, Key *k) {
+static void init_tables(void) {
+    for (int x = 0; x < (1 << 13); x++) {
+        int r = 0;
+        for (int i = 0; i < 13; i++) if ((x >> i) & 1) r |= 1 << (12 - i);
+        rev13[x] = (uint16_t)r;
+    }
+    for (int m = 0; m < 128; m++) {
+        int n = 0;
+        for (int i = 0; i < 7; i++) n += (m >> i) & 1;
+        count7[m] = (uint8_t)n;
+        for (int v = 0; v < 128; v++) {
+            int o = 0, j = 0;
+            for (int i = 0; i < 7; i++)
+                if ((m >> i) & 1) o |= ((v >> i) & 1) << j++;
+            pack7[m][v] = (uint8_t)o;
+        }
+    }
+    for (int x = 0; x < 128; x++) {
+        int o = 0;
+        for (int i = 0; i < 7; i++) if ((x >> i) & 1) o |= 1 << (2 * i);
+        spread7[x] = (uint16_t)o;
+    }
+}
+
+static inline uint32_t pack13(uint32_t v, uint32_t m) {
+    return pack7[m & 127][v & 127] | ((uint32_t)pack7[m >> 7][v >> 7] << count7[m & 127]);
+}
+
+static inline uint32_t spread13(uint32_t x) {
+    return spread7[x & 127] | ((uint32_t)spread7[x >> 7] << 14);
+}
+
+/* The holders of suit s's cards still out, from the top, 2 bits each. */
+static inline uint32_t suit_own(const Ctx *c, int s) {
+    int sh = 13 * s;
+    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
+    uint32_t rem = (uint32_t)(((c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3]) >> sh) & 0x1fff);
+    uint32_t r = rev13[rem];
+    uint32_t a = pack13(rev13[(x1 >> sh) & rem], r), b = pack13(rev13[(x2 >> sh) & rem], r);
+    return spread13(a) | (spread13(b) << 1);
+}
+
+/* c->key from scratch, for the start of the trick under way (its cards put back). */
+static void init_key(Ctx *c) {
+    for (int k = 0; k < c->len; k++) c->hand[(c->leader + k) & 3] |= 1ULL << c->tcard[k];
     u64 L = 0;
     for (int p = 0; p < 4; p++)
         for (int s = 0; s < 4; s++)
             L |= (u64)popc(c->hand[p] & SUITMASK[s]) << (16 * p + 4 * s);
-    k->lengths = L;
-    u64 x1 = c->hand[1] | c->hand[3], x2 = c->hand[2] | c->hand[3];
-    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-    for (int s = 0; s < 4; s++) {
-        u64 rem = all & SUITMASK[s];
-        uint32_t o = 0;
-        int i = 0;
-        while (rem) {
-            int t = highbit(rem);
-            rem &= ~(1ULL << t);
-            o |= (uint32_t)(((x1 >> t) & 1) | (((x2 >> t) & 1) << 1)) << (2 * i);
-            i++;
-        }
-        k->own[s] = o;
+    c->key.lengths = L;
+    for (int s = 0; s < 4; s++) c->key.own[s] = suit_own(c, s);
+    for (int k = 0; k < c->len; k++) c->hand[(c->leader + k) & 3] &= ~(1ULL << c->tcard[k]);
+}
+
+/* After a trick: the key of the next trick's start from this trick's (the trick's cards
+ * already out of the hands), recomputing only the suits played to. */
+static inline void next_key(Ctx *c) {
+    int touched = 0;
+    for (int k = 0; k < 4; k++) {
+        int card = c->tcard[k], s = card / 13;
+        c->key.lengths -= 1ULL << (16 * ((c->leader + k) & 3) + 4 * s);
+        touched |= 1 << s;
     }
-    k->flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
+    for (int s = 0; s < 4; s++)
+        if ((touched >> s) & 1) c->key.own[s] = suit_own(c, s);
 }
 
 static inline u64 mix(u64 h) {
@@ -175,50 +272,33 @@ static inline u64 mix(u64 h) {
 
 static inline uint32_t depth_mask(int d) { return d >= 16 ? 0xffffffffu : ((1u << (2 * d)) - 1); }
 
-static Agg *agg_find(const Key *k, int create) {
-    Agg *a = agg + (mix(k->lengths ^ ((u64)k->flags << 56)) & (agg_buckets - 1)) * AGGBUCKET;
-    for (int i = 0; i < AGGBUCKET; i++)
-        if (a[i].flags == k->flags && a[i].lengths == k->lengths) return &a[i];
-    if (!create) return NULL;
-    Agg *slot = &a[0];
-    for (int i = 0; i < AGGBUCKET; i++) {
-        if (!a[i].flags) { slot = &a[i]; break; }
-        if (a[i].n < slot->n) slot = &a[i];
+static inline int agg_full(void) { return agg_used * 4 > agg_slots * 3; }
+
+/* The aggregate's slot: found, or (create) a new one; NULL when absent (or the index is full). */
+static Agg *agg_find(const Key *k, int sub, int create) {
+    size_t i = mix(k->lengths ^ ((u64)k->flags << 56) ^ ((u64)sub << 40)) & (agg_slots - 1);
+    for (;;) {
+        Agg *a = &agg[i];
+        if (!a->flags) {
+            if (!create || agg_full()) return NULL;
+            a->lengths = k->lengths;
+            a->flags = k->flags;
+            a->sub = (uint16_t)sub;
+            a->head = sub ? -1 : 0;
+            agg_used++;
+            return a;
+        }
+        if (a->flags == k->flags && a->lengths == k->lengths && a->sub == sub) return a;
+        i = (i + 1) & (agg_slots - 1);
     }
-    memset(slot, 0, sizeof(*slot));
-    slot->lengths = k->lengths;
-    slot->flags = k->flags;
-    return slot;
 }
 
-static Entry *entry_find(const Key *k, const uint8_t *depth, uint32_t *own, int create, int left) {
-    u64 h = k->lengths ^ ((u64)k->flags << 56);
-    for (int s = 0; s < 4; s++) {
-        own[s] = k->own[s] & depth_mask(depth[s]);
-        h = mix(h ^ ((u64)own[s] << 5) ^ depth[s]);
-    }
-    Entry *e = tt + (h & (tt_buckets - 1)) * BUCKET;
-    for (int i = 0; i < BUCKET; i++)
-        if (e[i].flags == k->flags && e[i].lengths == k->lengths && !memcmp(e[i].depth, depth, 4) &&
-            !memcmp(e[i].own, own, sizeof(e[i].own)))
-            return &e[i];
-    if (!create) return NULL;
-    Entry *slot = &e[0];
-    for (int i = 0; i < BUCKET; i++) {
-        if (!e[i].flags) { slot = &e[i]; break; }
-        if (e[i].left < slot->left) slot = &e[i];
-    }
-    slot->lengths = k->lengths;
-    memcpy(slot->own, own, sizeof(slot->own));
-    memcpy(slot->depth, depth, 4);
-    slot->flags = k->flags;
-    slot->lb = 0;
-    slot->ub = (int8_t)left;
-    slot->left = (uint8_t)left;
-    return slot;
+static inline int entry_matches(const Entry *e, const uint32_t *own) {
+    return (own[0] & depth_mask(e->depth[0])) == e->own[0] && (own[1] & depth_mask(e->depth[1])) == e->own[1] &&
+           (own[2] & depth_mask(e->depth[2])) == e->own[2] && (own[3] & depth_mask(e->depth[3])) == e->own[3];
 }
 
-/* The relevant cards of a pattern, as cards of the position: the top depth[s] of each suit. */
+/* The relevant cards of an entry, as cards of the position: the top depth[s] of each suit. */
 static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     u64 out = 0;
@@ -233,41 +313,99 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     return out;
 }
 
-/* Bounds from the table (the best of every matching entry) and their relevant cards. */
-static void tt_probe(const Ctx *c, const Key *k, int *lb, u64 *lbrel, int *ub, u64 *ubrel) {
-    Agg *a = agg_find(k, 0);
-    if (!a) return;
-    const uint8_t *bl = NULL, *bu = NULL;
-    uint32_t own[4];
-    for (int i = 0; i < a->n; i++) {
-        Entry *e = entry_find(k, a->pat[i], own, 0, 0);
-        if (!e) continue;
-        if (e->lb > *lb) { *lb = e->lb; bl = a->pat[i]; }
-        if (e->ub < *ub) { *ub = e->ub; bu = a->pat[i]; }
+/* An aggregate's entries are kept in lists by the suits in which they fix the holder of
+ * the top card (a 4-bit set m; a suit with no card out counts as fixed), filed under m and
+ * those holders: a lookup scans, for each m in use (the aggregate's directory, sub 0), only
+ * the list whose holders are its own. */
+static inline int sub_of(const Key *k, int m) {
+    int sub = 0x1000 | (m << 8);
+    for (int s = 0; s < 4; s++)
+        if ((m >> s) & 1) sub |= (int)(k->own[s] & 3) << (2 * s);
+    return sub;
+}
+
+static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *result, u64 *rel) {
+    if (!a) return 0;
+    const Entry *best = NULL;
+    int best_w = 1 << 20;
+    for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+        const Block *blk = &pool[b];
+        for (int i = 0; i < blk->n; i++) {
+            const Entry *e = &blk->e[i];
+            STAT(st_scan++);
+            if (e->lb < target && e->ub >= target) continue;
+            int w = e->depth[0] + e->depth[1] + e->depth[2] + e->depth[3];
+            if (w >= best_w || !entry_matches(e, k->own)) continue;
+            best = e;
+            best_w = w;
+        }
     }
-    if (bl) *lbrel = depth_cards(c, bl);
-    if (bu) *ubrel = depth_cards(c, bu);
+    if (!best) return 0;
+    *result = best->lb >= target;
+    *rel = depth_cards(c, best->depth);
+    return 1;
+}
+
+/* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
+ * cards it depends on. */
+static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
+    const Agg *dir = agg_find(k, 0, 0);
+    if (!dir) return 0;
+    for (int m = 0; m < 16; m++)
+        if ((dir->head >> m) & 1 && scan(c, agg_find(k, sub_of(k, m), 0), k, target, result, rel)) return 1;
+    return 0;
 }
 
 static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, int left) {
     uint8_t depth[4];
+    uint32_t own[4];
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    int m = 0;
     for (int s = 0; s < 4; s++) {
         u64 r = rel & SUITMASK[s];
         depth[s] = r ? (uint8_t)popc(all & SUITMASK[s] & ~((1ULL << lowbit(r)) - 1)) : 0;
+        own[s] = k->own[s] & depth_mask(depth[s]);
+        if (depth[s] || !(all & SUITMASK[s])) m |= 1 << s;
     }
-    Agg *a = agg_find(k, 1);
-    int found = 0;
-    for (int i = 0; i < a->n; i++)
-        if (!memcmp(a->pat[i], depth, 4)) { found = 1; break; }
-    if (!found) {
-        if (a->n < NPAT) memcpy(a->pat[a->n++], depth, 4);
-        else { memcpy(a->pat[a->next], depth, 4); a->next = (uint8_t)((a->next + 1) % NPAT); }
+    int sub = sub_of(k, m);
+    Agg *dir = agg_find(k, 0, 1);
+    Agg *a = dir ? agg_find(k, sub, 1) : NULL;
+    if (!a || (a->head < 0 && pool_used >= pool_size)) {
+        tt_clear(); /* full: start again */
+        dir = agg_find(k, 0, 1);
+        a = agg_find(k, sub, 1);
     }
-    uint32_t own[4];
-    Entry *e = entry_find(k, depth, own, 1, left);
-    if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
-    else if (bound < e->ub) e->ub = (int8_t)bound;
+    dir->head |= 1 << m;
+    if (a->head >= 0) {
+        for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+            Block *blk = &pool[b];
+            for (int i = 0; i < blk->n; i++) {
+                Entry *e = &blk->e[i];
+                if (memcmp(e->depth, depth, 4) || memcmp(e->own, own, sizeof(own))) continue;
+                if (lower) { if (bound > e->lb) e->lb = (int8_t)bound; }
+                else if (bound < e->ub) e->ub = (int8_t)bound;
+                return;
+            }
+        }
+    }
+    if (a->head < 0 || pool[a->head].n == BLOCK) {
+        if (pool_used >= pool_size) {
+            tt_clear();
+            dir = agg_find(k, 0, 1);
+            dir->head |= 1 << m;
+            a = agg_find(k, sub, 1);
+        }
+        int32_t nb = (int32_t)pool_used++;
+        pool[nb].next = a->head;
+        pool[nb].n = 0;
+        a->head = nb;
+    }
+    Block *blk = &pool[a->head];
+    Entry *e = &blk->e[blk->n++];
+    memcpy(e->own, own, sizeof(own));
+    memcpy(e->depth, depth, 4);
+    e->lb = lower ? (int8_t)bound : 0;
+    e->ub = lower ? (int8_t)left : (int8_t)bound;
 }
 
 /* ---------------------------------------------------------------- bounds */
@@ -295,26 +433,51 @@ static inline int top_run(const Ctx *c, int p, int s, u64 all) {
 
 /* Tricks the leader's side takes for sure by cashing the leader's top winners, then, where
  * a partner holds the top of a suit the leader can lead, crossing to it and cashing the
- * partner's top winners. A suit is safe when nobody on the other side can ruff it (no
- * trumps, or the other side holds none, or it is the trump suit and trumps may be led). */
+ * partner's top winners. Rounds of a suit are safe while every seat of the other side that
+ * holds a trump still holds a card of the suit (it must follow); the trump suit is safe
+ * when trumps may be led (broken, or the leader holds nothing else). */
 static int quick_tricks(const Ctx *c, u64 *rel) {
     if (c->first && c->trump >= 0 && !c->tifr) return 0;
     int L = c->leader;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-    int opp_trumps = 0;
-    if (c->trump >= 0)
-        for (int q = 0; q < 4; q++)
-            if (c->side[q] != c->side[L] && (c->hand[q] & SUITMASK[c->trump])) opp_trumps = 1;
-    int safe[4];
+    int cap[4];
     for (int s = 0; s < 4; s++) {
-        if (s == c->trump) safe[s] = c->broken || !(c->hand[L] & ~SUITMASK[s]);
-        else safe[s] = !opp_trumps;
+        if (s == c->trump) { cap[s] = (c->broken || !(c->hand[L] & ~SUITMASK[s])) ? 13 : 0; continue; }
+        cap[s] = 13;
+        if (c->trump < 0) continue;
+        for (int q = 0; q < 4; q++) {
+            if (c->side[q] == c->side[L] || !(c->hand[q] & SUITMASK[c->trump])) continue;
+            int len = popc(c->hand[q] & SUITMASK[s]);
+            if (len < cap[s]) cap[s] = len;
+        }
     }
     int n = 0;
     u64 lrel = 0;
     for (int s = 0; s < 4; s++) {
-        if (!safe[s] || !(c->hand[L] & SUITMASK[s])) continue;
-        n += top_run_cards(c, L, s, all, &lrel);
+        u64 mine = c->hand[L] & SUITMASK[s];
+        if (!cap[s] || !mine) continue;
+        int r = top_run_cards(c, L, s, all, &lrel);
+        n += r < cap[s] ? r : cap[s];
+        /* length: once the other side is out of the suit (and cannot ruff: cap 13), the
+           leader's small cards win too, if no partner can overtake them (then the leader
+           keeps the lead throughout) */
+        int len = popc(mine);
+        if (cap[s] < 13 || len <= r) continue;
+        int longest = 0;
+        u64 mates = 0;
+        for (int q = 0; q < 4; q++) {
+            if (q == L) continue;
+            if (c->side[q] == c->side[L]) { mates |= c->hand[q] & SUITMASK[s]; continue; }
+            int lq = popc(c->hand[q] & SUITMASK[s]);
+            if (lq > longest) longest = lq;
+        }
+        if (r < longest) continue;
+        int lowest = lowbit(mine);
+        if (mates) {
+            if (highbit(mates) > lowest) continue;
+            lrel |= 1ULL << lowest;
+        }
+        n += len - r;
     }
     /* crossing: after cashing its own winners, L leads a suit whose top card a partner P
        holds; P wins and cashes its own top winners in safe suits. P must be able to keep
@@ -326,8 +489,9 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
         u64 prel = 0;
         int pw = 0, entry = 0;
         for (int s = 0; s < 4; s++) {
-            if (!safe[s]) continue;
+            if (!cap[s]) continue;
             int r = top_run_cards(c, P, s, all, &prel);
+            if (r > cap[s]) r = cap[s];
             pw += r;
             if (r && (c->hand[L] & SUITMASK[s])) entry = 1;
         }
@@ -364,9 +528,34 @@ static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
 
 typedef struct { int card; int score; } Move;
 
+/* Two cards hi > lo of one suit in seat p's hand are one move when nothing lies between
+ * them but p's own cards and cards gone in finished tricks; or cards of the trick under way
+ * too, when hi does not beat the card winning the trick so far (neither does lo: both lose
+ * this trick, whatever comes after, and once the trick is gone the two are adjacent). */
+static inline int card_beats(int x, int wcard, int trump) {
+    if (x / 13 == wcard / 13) return x > wcard;
+    return x / 13 == trump;
+}
+
+static inline int one_move(const Ctx *c, u64 same, int hi, int lo) {
+    u64 between = ((1ULL << hi) - 1) & ~((1ULL << (lo + 1)) - 1);
+    u64 rest = between & ~same;
+    if (!rest) return 1;
+    if (!c->len) return 0;
+    u64 tmask = 0;
+    for (int k = 0; k < c->len; k++) tmask |= 1ULL << c->tcard[k];
+    if (rest & ~tmask) return 0;
+    return !card_beats(hi, c->tcard[winning_index(c->tcard, c->len, c->trump)], c->trump);
+}
+
 /* The moves of seat p: one card per run of equivalent cards, with an ordering score. */
 static int gen_moves(const Ctx *c, int p, Move *out) {
     u64 legal = legal_mask(c, p);
+    if (!(legal & (legal - 1))) { /* one card: nothing to order */
+        out[0].card = lowbit(legal);
+        out[0].score = 0;
+        return 1;
+    }
     u64 h = c->hand[p];
     u64 same = h | c->gone;        /* cards that do not separate two of p's cards */
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
@@ -397,11 +586,15 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             }
         }
     }
+    u64 tmask = 0, mates = 0;
+    for (int k = 0; k < len; k++) tmask |= 1ULL << c->tcard[k];
+    if (!len)
+        for (int q = 0; q < 4; q++)
+            if (q != p && c->side[q] == c->side[p]) mates |= c->hand[q];
     for (int s = 0; s < 4; s++) {
         u64 cards = legal & SUITMASK[s];
         if (!cards) continue;
-        int stop = top_run(c, p, s, all);
-        int suitlen = popc(h & SUITMASK[s]);
+        int stop = (int)((h >> highbit(all & SUITMASK[s])) & 1); /* p holds the suit's top card */
         /* walk from the top: runs of equivalent cards */
         int runs_seen = 0;
         while (cards) {
@@ -410,8 +603,9 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             u64 rest = cards & ~(1ULL << top);
             while (rest) {
                 int nx = highbit(rest);
-                u64 between = ((1ULL << low) - 1) & ~((1ULL << (nx + 1)) - 1);
-                if ((between & ~same) != 0) break;
+                u64 between = ((1ULL << low) - 1) & ~((1ULL << (nx + 1)) - 1) & ~same;
+                /* as one_move(): only trick cards between, and low does not beat the trick */
+                if (between && (!len || (between & ~tmask) || card_beats(low, wcard, trump))) break;
                 low = nx;
                 rest &= ~(1ULL << nx);
             }
@@ -425,14 +619,10 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 if (winners) score = 1000 + rank_hi;
                 else {
                     /* who holds the top of the suit: a partner's winner is a good lead */
-                    u64 rem = all & SUITMASK[s];
-                    int topc = highbit(rem);
-                    int holder = -1;
-                    for (int q = 0; q < 4; q++) if ((c->hand[q] >> topc) & 1) holder = q;
-                    if (holder >= 0 && holder != p && c->side[holder] == c->side[p]) {
+                    if ((mates >> highbit(all & SUITMASK[s])) & 1) {
                         score = 800 - rank_lo; card = low;
                     } else {
-                        score = 400 - rank_lo - 3 * suitlen; card = low;
+                        score = 400 - rank_lo - 3 * popc(h & SUITMASK[s]); card = low;
                         if (s == trump) score -= 100;
                     }
                 }
@@ -480,6 +670,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
  * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
 static int search(Ctx *c, int target, u64 *rel) {
     c->nodes++;
+    STAT(st_nodes[popc(c->hand[(c->leader + 3) & 3])][c->len]++);
     *rel = 0;
     if (target <= 0) return 1;
     int len = c->len;
@@ -488,12 +679,11 @@ static int search(Ctx *c, int target, u64 *rel) {
     if (target > left) return 0;
     Key key;
     if (len == 0) {
-        make_key(c, &key);
-        int lb = 0, ub = left;
-        u64 lbrel = 0, ubrel = 0;
-        tt_probe(c, &key, &lb, &lbrel, &ub, &ubrel);
-        if (lb >= target) { *rel = lbrel; return 1; }
-        if (ub < target) { *rel = ubrel; return 0; }
+        key = c->key;
+        key.flags = (uint8_t)(0x80 | (c->leader << 2) | (c->broken << 1) | c->first);
+        int known;
+        STAT(st_probe[left]++);
+        if (tt_probe(c, &key, target, &known, rel)) { STAT(st_hit[left]++); return known; }
         /* lower bounds of both sides' tricks: quick tricks and top trumps */
         int ls = c->side[c->leader];
         u64 qrel = 0, trel = 0, orel = 0;
@@ -504,6 +694,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         int blb = ls ? lead_lb : other_lb;
         int bub = left - (ls ? other_lb : lead_lb);
         u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
+        STAT(if (blb >= target || bub < target) st_qt[left]++);
         if (blb >= target) { *rel = lbr; tt_store(c, &key, 1, blb, lbr, left); return 1; }
         if (bub < target) { *rel = ubr; tt_store(c, &key, 0, bub, ubr, left); return 0; }
     }
@@ -531,10 +722,13 @@ static int search(Ctx *c, int target, u64 *rel) {
             u64 tbits = 0;
             for (int k = 0; k < 4; k++) tbits |= 1ULL << c->tcard[k];
             c->gone |= tbits;
+            Key saved_key = c->key;
+            next_key(c);
             c->leader = w;
             c->len = 0;
             c->first = 0;
             r = search(c, target - c->side[w], &crel);
+            c->key = saved_key;
             c->gone &= ~tbits;
             memcpy(c->tcard, saved, sizeof(saved));
             c->leader = old_leader;
@@ -551,6 +745,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         }
         c->hand[p] |= bit;
         c->broken = old_broken;
+        STAT(if ((maxi && r) || (!maxi && !r)) st_cut[left][i < 13 ? i : 13]++);
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
@@ -573,8 +768,10 @@ static int exact(Ctx *c, int guess) {
         if (probe <= lo) probe = lo + 1;
         if (probe > hi) probe = hi;
         u64 rel;
-        if (search(c, probe, &rel)) lo = probe; else hi = probe - 1;
-        probe = (lo + hi + 1) / 2;
+        int r_ = search(c, probe, &rel);
+        TRACE("  probe %d -> %d\n", probe, r_);
+        /* values move little from the guess: step by one, up after a success, down after a failure */
+        if (r_) { lo = probe; probe = probe + 1; } else { hi = probe - 1; probe = probe - 1; }
     }
     return lo;
 }
@@ -592,6 +789,7 @@ static int play_root(Ctx *c, int card) {
         c->leader = w;
         c->len = 0;
         c->first = 0;
+        init_key(c);
         return c->side[w];
     }
     return 0;
@@ -645,8 +843,9 @@ static int parse_position(PyObject *args, Ctx *c) {
     }
     if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
     c->gone = FULL & ~seen;
+    init_key(c);
     /* keep the table when trump, sides and flags are those it was filled under */
-    if (!tt) { if (tt_alloc(1u << 18, 1u << 16) < 0) { PyErr_NoMemory(); return -1; } }
+    if (!pool) { if (tt_alloc(TT_BLOCKS, TT_AGGS) < 0) { PyErr_NoMemory(); return -1; } }
     if (tt_trump != trump || tt_tifr != tifr || memcmp(tt_side, c->side, sizeof(tt_side))) {
         tt_clear();
         tt_trump = trump; tt_tifr = tifr;
@@ -668,17 +867,23 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 /* The legal cards equivalent to `card` (its run) for seat p at the root. */
 static u64 run_of(const Ctx *c, int p, int card, u64 legal) {
     u64 same = c->hand[p] | c->gone;
-    int s = card / 13;
+    u64 cards = c->hand[p] & SUITMASK[card / 13];
     u64 run = 1ULL << card;
-    for (int dir = -1; dir <= 1; dir += 2) {
-        int x = card;
-        for (;;) {
-            int y = x + dir;
-            if (y < 13 * s || y >= 13 * s + 13) break;
-            if (!((same >> y) & 1)) break;
-            if ((c->hand[p] >> y) & 1) run |= 1ULL << y;
-            x = y;
-        }
+    for (int x = card;;) { /* up */
+        u64 above = cards & ~((2ULL << x) - 1);
+        if (!above) break;
+        int y = lowbit(above);
+        if (!one_move(c, same, y, x)) break;
+        run |= 1ULL << y;
+        x = y;
+    }
+    for (int x = card;;) { /* down */
+        u64 below = cards & ((1ULL << x) - 1);
+        if (!below) break;
+        int y = highbit(below);
+        if (!one_move(c, same, x, y)) break;
+        run |= 1ULL << y;
+        x = y;
     }
     return run & legal;
 }
@@ -764,24 +969,12 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
         Ctx d = c;
         int card = moves[i].card;
         int gained = play_root(&d, card);
+        TRACE("card %d gained %d guess %d\n", card, gained, guess - gained);
         int v = gained + exact(&d, guess - gained);
         nodes += d.nodes;
         guess = v;
         /* every card of the run has this value */
-        u64 same = c.hand[p] | c.gone;
-        int s = card / 13;
-        u64 run = 1ULL << card;
-        for (int dir = -1; dir <= 1; dir += 2) {
-            int x = card;
-            for (;;) {
-                int y = x + dir;
-                if (y < 13 * s || y >= 13 * s + 13) break;
-                if (!((same >> y) & 1)) break;
-                if ((c.hand[p] >> y) & 1) run |= 1ULL << y;
-                x = y;
-            }
-        }
-        run &= legal;
+        u64 run = run_of(&c, p, card, legal);
         while (run) {
             int cc = lowbit(run);
             run &= run - 1;
@@ -800,7 +993,25 @@ static PyObject *py_clear(PyObject *self, PyObject *noargs) {
     Py_RETURN_NONE;
 }
 
+#ifdef SOLVER_STATS
+static PyObject *py_stats(PyObject *self, PyObject *noargs) {
+    PyObject *d = PyList_New(0);
+    for (int l = 0; l < 14; l++) {
+        PyObject *cut = PyList_New(0);
+        for (int i = 0; i < 14; i++) PyList_Append(cut, PyLong_FromLongLong(st_cut[l][i]));
+        PyList_Append(d, Py_BuildValue("(iLLLLLLLN)", l, st_nodes[l][0], st_nodes[l][1], st_nodes[l][2], st_nodes[l][3], st_probe[l], st_hit[l], st_qt[l], cut));
+    }
+    fprintf(stderr, "entries scanned %lld, clears %lld, most blocks %lld, blocks now %zu, aggs %zu\n", st_scan, st_clears, st_blocks, pool_used, agg_used);
+    st_scan = st_clears = st_blocks = 0;
+    memset(st_nodes, 0, sizeof st_nodes); memset(st_probe, 0, sizeof st_probe); memset(st_hit, 0, sizeof st_hit); memset(st_qt, 0, sizeof st_qt); memset(st_cut, 0, sizeof st_cut);
+    return d;
+}
+#endif
+
 static PyMethodDef methods[] = {
+#ifdef SOLVER_STATS
+    {"stats", py_stats, METH_NOARGS, "search counters by tricks left (a profiling build only)"},
+#endif
     {"solve", py_solve, METH_VARARGS,
      "solve((h0,h1,h2,h3), trump, side_mask, leader, trick, broken, first, trump_in_first_trick)"
      " -> (tricks, nodes)"},
@@ -816,4 +1027,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dds", "The native double-dummy search of floating bridge.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dds(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}
