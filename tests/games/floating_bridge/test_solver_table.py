@@ -10,8 +10,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.bots import play_game
-from replay.cards import Card, mask_of
+from replay.games.floating_bridge.bots import play_game
+from replay.games.floating_bridge.cards import Card, mask_of
 from replay.games.floating_bridge import solver
 from replay.games.floating_bridge.analysis import game_at_step
 from replay.games.floating_bridge.solver import Position
