@@ -120,7 +120,7 @@ def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
 
 
 def test_solving_new_games_is_rate_limited_reading_stored_ones_is_not(tmp_path):
-    from replay.bots import play_game
+    from replay.games.floating_bridge.bots import play_game
     from viewer.app import create_app
 
     app = create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'a.db'}",
