@@ -38,7 +38,7 @@ def _bridge(root: str):
     try:
         from replay.games.floating_bridge.bots import play_game
     except ImportError:  # releases before games became modules
-        from replay.games.floating_bridge.bots import play_game
+        from replay.bots import play_game
     from replay.codec import decode, encode
     return play_game, parse_log, encode, decode
 
