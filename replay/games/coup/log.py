@@ -35,11 +35,12 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, core_schema
 
 from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player
+from replay.reading import Lookup, TextReader, reading_validator
 
 from .cards import ACTIONS, CARD_TEXT, DECK_SIZE, CardParseError, parse_action, parse_card
 
@@ -333,6 +334,25 @@ def parse(data: dict[str, Any], source: str | None = None) -> CoupLog:
         return CoupLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+# --- reading JSON text in one pass (``replay.reading``): the models' own schema with the card
+# and action readers behind lookups of the canonical letters and seats checked by the pattern
+# itself (no spaces around, not a number); any other spelling, and anything unusual, is left to
+# full validation (``parse``).
+
+_CARD_LOOKUP = Lookup({text: card for card, text in enumerate(CARD_TEXT)}, _card)
+_ACTION_LOOKUP = Lookup({action: action for action in ACTIONS}, _action)
+
+
+def _reading_validator():
+    return reading_validator(CoupLog, plain={
+        _card: _CARD_LOOKUP.__getitem__, _action: _ACTION_LOOKUP.__getitem__,
+        _seat: core_schema.str_schema(pattern=f"^{_SEAT_NAME.pattern}$", strict=True)})
+
+
+#: a plain log's JSON text -> its ``CoupLog``, or None: full reading decides
+read_json = TextReader(_reading_validator)
 
 
 def json_schema() -> dict[str, Any]:

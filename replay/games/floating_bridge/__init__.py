@@ -19,6 +19,7 @@ from ... import bots as _bots
 from ...engine import FINDING_KINDS
 from ...log import END_REASONS, GameLog, LogFormatError, errors_from_validation, json_schema
 from ...logger import GameLogger
+from .reading import read_json
 
 
 class FloatingBridge:
@@ -36,6 +37,9 @@ class FloatingBridge:
     action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)
     chapter: ClassVar[str] = "trick"
+    #: a plain log's JSON text -> its ``GameLog`` in one pass, or None: full reading decides
+    #: (``replay.reading``)
+    read_json: ClassVar[Any] = read_json
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
         from pydantic import ValidationError
