@@ -177,11 +177,21 @@ def read_text(text: str) -> Any:
     found = _FORMAT.search(text)
     if found is None:
         return None
-    from .games import UnknownGameError, game_for_format
+    fmt = found.group(1)
+    reader = _READERS.get(fmt)
+    if reader is None:
+        from .games import UnknownGameError, game_for_format
 
-    try:
-        game = game_for_format(found.group(1))
-    except UnknownGameError:
-        return None
-    reader = getattr(game, "read_json", None)
-    return None if reader is None else reader(text)
+        try:
+            game = game_for_format(fmt)
+        except UnknownGameError:
+            return None
+        reader = getattr(game, "read_json", None)
+        if reader is None:
+            return None
+        _READERS[fmt] = reader
+    return reader(text)
+
+
+#: format -> its game's ``read_json``, once looked up
+_READERS: dict[str, Callable[[str], Any]] = {}

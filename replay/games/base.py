@@ -143,6 +143,9 @@ class GameModule(Protocol):
     # optional extras
     bots: Mapping[str, Callable[..., Any]]
     def selfplay(self, seed: int, bots: Sequence[str], **options: Any) -> Any: ...
+    #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
+    #: (``replay.reading``); it accepts no more than ``parse`` and builds the same models
+    read_json: Callable[[str], Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,19 +250,20 @@ class CoupLog(_Open, Envelope):
             raise PydanticCustomError("seats", "first_player {s} is not a seat of this game ({all})",
                                       {"s": _short_repr(self.first_player), "all": ", ".join(seats)})
         chats = 0
-        for index, event in enumerate(self.events):
-            if event.type == "chat":
+        for index, event in enumerate(self.events):  # each field read once: this runs on every read
+            kind, seat = event.type, event.seat
+            if kind == "chat":
                 chats += 1
-                if event.seat is not None and event.seat not in known:
-                    raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
-                                              {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
-                continue
-            if event.seat not in known:
+                if seat is None:
+                    continue
+            if seat not in known:
                 raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
-                                          {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
-            if event.type == "action" and event.target is not None and event.target not in known:
-                raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
-                                          {"i": index, "s": _short_repr(event.target), "all": ", ".join(seats)})
+                                          {"i": index, "s": _short_repr(seat), "all": ", ".join(seats)})
+            if kind == "action":
+                target = event.target
+                if target is not None and target not in known:
+                    raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
+                                              {"i": index, "s": _short_repr(target), "all": ", ".join(seats)})
         if self.end is not None and self.end.winner is not None and self.end.winner not in known:
             raise PydanticCustomError("seats", "end.winner: {s} is not a seat of this game ({all})",
                                       {"s": _short_repr(self.end.winner), "all": ", ".join(seats)})
