@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Iterable
@@ -32,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
 from .errors import ReplayError
+from .reading import read_text
 
 DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
 
@@ -83,6 +85,9 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
     """
     suspect = True  # of holding a lone surrogate: a decoded object may hold one anywhere
     if not isinstance(data, dict):
+        fast = _read_text(data)  # never reads a lone surrogate: the JSON parser refuses them
+        if fast is not None:
+            return fast
         suspect = _may_hold_surrogates(data)
         data = _loads(data, source)
     return _validate(data, source, suspect)
@@ -100,6 +105,15 @@ def _may_hold_surrogates(text: "str | bytes") -> bool:
         return _SURROGATE.search(text) is not None
     return False
 
+
+def _read_text(text: "str | bytes") -> Any:
+    """The log of a plain JSON text read in one pass (``replay.reading``), or None."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
+    return read_text(text)
 
 
 def _validate(data: Any, source: str | None, suspect: bool = True) -> Any:
@@ -301,6 +315,9 @@ def _loads(data: "str | bytes", source: str | None) -> Any:
         raise LogFormatError(f"not JSON: {msg} at line {exc.lineno} column {exc.colno}{hint}", source) from None
     except RecursionError:
         raise LogFormatError("not a game log: JSON nested too deeply", source) from None
+    except ValueError:  # Python's bound on the digits of an integer it converts from text
+        raise LogFormatError(f"not a game log: a number of more than {sys.get_int_max_str_digits():,} digits",
+                             source) from None
 
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -347,7 +364,7 @@ def _first_line_is_a_json_object(text: str) -> bool:
         return False
     try:
         return isinstance(json.loads(first), dict)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, as is a number too long
         return False
 
 
@@ -383,9 +400,12 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
                     exc.source = name
                     return [LogEntry(name, data, error=exc)]
     # one JSON document, or JSON lines
+    fast = _read_text(stripped) if stripped.startswith("{") else None
+    if fast is not None:
+        return [LogEntry(name, data, log=fast)]
     try:
         whole = json.loads(stripped)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (JSONDecodeError), or a number too long: parse_log says which
         whole = None
     except RecursionError:
         return [LogEntry(name, data, error=LogFormatError("not a game log: JSON nested too deeply", name))]

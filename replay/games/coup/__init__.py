@@ -24,7 +24,7 @@ from .bots import BOTS, play_game
 from .logger import CoupLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, CoupState
-from .log import END_REASONS, CoupLog, json_schema, parse
+from .log import END_REASONS, CoupLog, json_schema, parse, read_json
 from .log import EVENT_MODELS
 from .replay import CoupReplay
 
@@ -53,6 +53,9 @@ class Coup:
     action_events: ClassVar[frozenset[str]] = frozenset(
         ("action", "challenge", "block", "reveal", "lose", "replace", "exchange"))
     setup_codec: ClassVar[Any] = SETUP_CODEC
+    #: a plain log's JSON text -> its ``CoupLog`` in one pass, or None: full reading decides
+    #: (``replay.reading``)
+    read_json: ClassVar[Any] = read_json
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> CoupLog:
         """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``."""

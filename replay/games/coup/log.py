@@ -35,11 +35,12 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, core_schema
 
 from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player
+from replay.reading import Lookup, TextReader, reading_validator
 
 from .cards import ACTIONS, CARD_TEXT, DECK_SIZE, CardParseError, parse_action, parse_card
 
@@ -249,19 +250,20 @@ class CoupLog(_Open, Envelope):
             raise PydanticCustomError("seats", "first_player {s} is not a seat of this game ({all})",
                                       {"s": _short_repr(self.first_player), "all": ", ".join(seats)})
         chats = 0
-        for index, event in enumerate(self.events):
-            if event.type == "chat":
+        for index, event in enumerate(self.events):  # each field read once: this runs on every read
+            kind, seat = event.type, event.seat
+            if kind == "chat":
                 chats += 1
-                if event.seat is not None and event.seat not in known:
-                    raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
-                                              {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
-                continue
-            if event.seat not in known:
+                if seat is None:
+                    continue
+            if seat not in known:
                 raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
-                                          {"i": index, "s": _short_repr(event.seat), "all": ", ".join(seats)})
-            if event.type == "action" and event.target is not None and event.target not in known:
-                raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
-                                          {"i": index, "s": _short_repr(event.target), "all": ", ".join(seats)})
+                                          {"i": index, "s": _short_repr(seat), "all": ", ".join(seats)})
+            if kind == "action":
+                target = event.target
+                if target is not None and target not in known:
+                    raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
+                                              {"i": index, "s": _short_repr(target), "all": ", ".join(seats)})
         if self.end is not None and self.end.winner is not None and self.end.winner not in known:
             raise PydanticCustomError("seats", "end.winner: {s} is not a seat of this game ({all})",
                                       {"s": _short_repr(self.end.winner), "all": ", ".join(seats)})
@@ -333,6 +335,25 @@ def parse(data: dict[str, Any], source: str | None = None) -> CoupLog:
         return CoupLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+# --- reading JSON text in one pass (``replay.reading``): the models' own schema with the card
+# and action readers behind lookups of the canonical letters and seats checked by the pattern
+# itself (no spaces around, not a number); any other spelling, and anything unusual, is left to
+# full validation (``parse``).
+
+_CARD_LOOKUP = Lookup({text: card for card, text in enumerate(CARD_TEXT)}, _card)
+_ACTION_LOOKUP = Lookup({action: action for action in ACTIONS}, _action)
+
+
+def _reading_validator():
+    return reading_validator(CoupLog, plain={
+        _card: _CARD_LOOKUP.__getitem__, _action: _ACTION_LOOKUP.__getitem__,
+        _seat: core_schema.str_schema(pattern=f"^{_SEAT_NAME.pattern}$", strict=True)})
+
+
+#: a plain log's JSON text -> its ``CoupLog``, or None: full reading decides
+read_json = TextReader(_reading_validator)
 
 
 def json_schema() -> dict[str, Any]:

@@ -27,6 +27,7 @@ from .engine import FINDING_KINDS
 from .formats import bridgebot_text
 from .log import END_REASONS, GameLog, json_schema, parse
 from .logger import BridgeLogger
+from .reading import read_json
 
 
 class FloatingBridge:
@@ -50,6 +51,9 @@ class FloatingBridge:
     action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)
     chapter: ClassVar[str] = "trick"
+    #: a plain log's JSON text -> its ``GameLog`` in one pass, or None: full reading decides
+    #: (``replay.reading``)
+    read_json: ClassVar[Any] = read_json
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
         """A decoded JSON object -> ``GameLog``; raises ``replay.log.LogFormatError``."""

@@ -25,7 +25,7 @@ from .bots import BOTS, play_game
 from .logger import PartyLogger
 from .codec import PayloadError, decode_payload, encode_payload
 from .engine import FINDING_KINDS, PartyState
-from .log import END_REASONS, AnswerEvent, DeclineEvent, JoinEvent, PartyLog, PickEvent, json_schema, parse
+from .log import END_REASONS, AnswerEvent, DeclineEvent, JoinEvent, PartyLog, PickEvent, json_schema, parse, read_json
 from .replay import PartyReplay
 
 
@@ -48,6 +48,9 @@ class PartyCards:
     code_marker: ClassVar[str] = "w"
     #: card texts are free text: the code is this game's own compressed form of the log
     payload_codec: ClassVar[Any] = None  # set below
+    #: a plain log's JSON text -> its ``PartyLog`` in one pass, or None: full reading decides
+    #: (``replay.reading``)
+    read_json: ClassVar[Any] = read_json
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> PartyLog:
         """A decoded JSON object -> ``PartyLog``; raises ``replay.log.LogFormatError``."""

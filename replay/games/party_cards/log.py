@@ -42,6 +42,7 @@ from pydantic_core import PydanticCustomError
 from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player
+from replay.reading import TextReader, reading_validator
 
 FORMAT = "party-cards/1"
 END_REASONS = ("completed", "cancelled", "timeout", "not_enough_players")
@@ -203,16 +204,18 @@ class PartyLog(_Open, Envelope):
             kind = event.type
             if kind == "chat":
                 chats += 1
-                names = () if event.seat is None else ((("seat",), event.seat),)
+                seat = event.seat
+                if seat is not None and seat not in seats:
+                    raise _SeatError(("events", position, "seat"), seat, seats)
             elif kind == "round":
-                names = ((("czar",), event.czar),)
+                if event.czar not in seats:
+                    raise _SeatError(("events", position, "czar"), event.czar, seats)
             elif kind == "reveal":
-                names = tuple(((("order", i)), s) for i, s in enumerate(event.order))
-            else:
-                names = ((("seat",), event.seat),)
-            for place, seat in names:
-                if seat not in seats:
-                    raise _SeatError(("events", position, *place), seat, seats)
+                for i, seat in enumerate(event.order):
+                    if seat not in seats:
+                        raise _SeatError(("events", position, "order", i), seat, seats)
+            elif event.seat not in seats:
+                raise _SeatError(("events", position, "seat"), event.seat, seats)
         for seat in self.hands:
             if seat not in seats:
                 raise _SeatError(("hands", seat), seat, seats)
@@ -296,6 +299,14 @@ def parse(data: dict[str, Any], source: str | None = None) -> PartyLog:
         return PartyLog.model_validate(data)
     except ValidationError as exc:
         raise LogFormatError(errors_from_validation(exc), source) from None
+
+
+# --- reading JSON text in one pass (``replay.reading``): the models have no Python reader of
+# their own, so the reading validator is their schema validated from the text; anything it does
+# not take is left to full validation (``parse``), which gives the errors.
+
+#: a plain log's JSON text -> its ``PartyLog``, or None: full reading decides
+read_json = TextReader(lambda: reading_validator(PartyLog))
 
 
 def json_schema() -> dict[str, Any]:

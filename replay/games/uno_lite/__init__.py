@@ -23,7 +23,7 @@ from .bots import BOTS, play_game
 from .logger import UnoLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
-from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse
+from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse, read_json
 from .replay import UnoReplay
 
 
@@ -45,6 +45,9 @@ class UnoLite:
     #: the log events that are actions (a step each, and a digit in a code)
     action_events: ClassVar[frozenset[str]] = frozenset(("play", "draw", "pass"))
     setup_codec: ClassVar[Any] = SETUP_CODEC
+    #: a plain log's JSON text -> its ``UnoLog`` in one pass, or None: full reading decides
+    #: (``replay.reading``)
+    read_json: ClassVar[Any] = read_json
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> UnoLog:
         """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``."""

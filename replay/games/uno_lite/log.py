@@ -37,11 +37,12 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, core_schema
 
 from replay.envelope import Envelope, error_place
 
 from replay.log import LogFormatError, Player, build_model, plain_envelope, plain_players, plain_start_time
+from replay.reading import Lookup, TextReader, reading_validator
 
 from .cards import CARD_TEXT, DECK_SIZE, CardParseError, parse_card
 
@@ -165,7 +166,7 @@ class UnoLog(_Open, Envelope):
 
     @model_validator(mode="after")
     def _chat_cap(self) -> "UnoLog":
-        chats = sum(1 for e in self.events if e.type == "chat")
+        chats = list(map(type, self.events)).count(ChatEvent)  # counted in C: each type is one class
         if chats > MAX_CHAT:
             raise PydanticCustomError("too_many_chats", "{n} chat events: at most {cap} are allowed",
                                       {"n": chats, "cap": MAX_CHAT})
@@ -341,6 +342,22 @@ def _read_plain(data: dict[str, Any]) -> UnoLog | None:
               "hands": build_model(Hands, hand_fields, set(SEATS), None), "starter": starter, "events": built,
               "end": end}
     return plain_envelope(data, UnoLog, fields)
+
+
+# --- reading JSON text in one pass (``replay.reading``): the models' own schema with the card
+# reader behind a lookup of the canonical spellings and seats checked as the literal P1 or P2;
+# any other spelling, and anything unusual, is left to full validation (``parse``).
+
+_CARD_LOOKUP = Lookup({text: card for card, text in enumerate(CARD_TEXT)}, _card)
+
+
+def _reading_validator():
+    return reading_validator(UnoLog, plain={_card: _CARD_LOOKUP.__getitem__,
+                                            _seat: core_schema.literal_schema(list(SEATS))})
+
+
+#: a plain log's JSON text -> its ``UnoLog``, or None: full reading decides
+read_json = TextReader(_reading_validator)
 
 
 def json_schema() -> dict[str, Any]:
