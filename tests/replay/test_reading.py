@@ -26,7 +26,8 @@ from pydantic import BaseModel
 
 import replay.log as replay_log
 from replay.games import get, names
-from replay.log import GameLog, LogFormatError, parse_log, read_logs
+from replay.games.floating_bridge.log import GameLog
+from replay.log import LogFormatError, parse_log, read_logs
 from replay.reading import MAX_REMEMBERED, Lookup, read_text
 
 GAMES = names()
