@@ -514,10 +514,13 @@ def analyse_command(db, as_json: bool, limit: int | None) -> None:
     if as_json:
         click.echo(json.dumps({**counts, "errors": failures}, ensure_ascii=False))
         return
+    if failures:  # every game that failed, after the run (the others were analysed all the same)
+        err.print(f"{plural(len(failures), 'game')} could not be analysed:")
     for line in failures:
         err.print(clean(line))
+    skipped = f", {counts['skipped']} skipped (no analysis for their game)" if counts.get("skipped") else ""
     click.echo(f"analysed {plural(counts['analysed'], 'game')}, {counts['shared']} already analysed under "
-               f"another copy, {counts['failed']} failed; {counts['left']} left")
+               f"another copy, {counts['failed']} failed{skipped}; {counts['left']} left")
 
 
 @archive_group.command("export")

@@ -84,12 +84,12 @@ def test_archive_analyse_fills_what_pages_did_not(archive, solver_calls):
     assert archive.analyses.pending() == 2
     seen = []
     counts = archive.analyse_pending(limit=1, progress=lambda done, total, row, error: seen.append((done, total, error)))
-    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 1}
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "skipped": 0, "left": 1}
     assert seen == [(1, 1, None)]
     counts = archive.analyse_pending()
-    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 0}
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 3
-    assert archive.analyse_pending() == {"analysed": 0, "shared": 0, "failed": 0, "left": 0}
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 0, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 3
 
 
@@ -97,7 +97,7 @@ def test_a_copy_already_analysed_from_its_code_is_shared(archive, solver_calls):
     log = play_game(11)
     archive.analysis(decode(encode(log)))  # opened from its code before it was archived
     ingest(archive, seeds=(11,))
-    assert archive.analyse_pending() == {"analysed": 0, "shared": 1, "failed": 0, "left": 0}
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 1, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 1
 
 
@@ -163,7 +163,7 @@ def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
         ingest(archive)
     code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "2", "--json")
     assert code == 0, err
-    assert json.loads(out) == {"analysed": 2, "shared": 0, "failed": 0, "left": 1, "errors": []}
+    assert json.loads(out) == {"analysed": 2, "shared": 0, "failed": 0, "skipped": 0, "left": 1, "errors": []}
     code, out, err = cli_runner("archive", "analyse", "--db", db_url)
     assert code == 0 and "analysed 1 game" in out and "0 left" in out
     code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json")
