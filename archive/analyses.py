@@ -279,6 +279,22 @@ class Analyses:
         counts["left"] = self.pending()
         return counts
 
+    def drop_unlinked(self, older_than_days: float = 30) -> int:
+        """Delete the analyses no archived game links to (games opened only from their replay
+        codes) stored more than ``older_than_days`` ago; returns how many. They are computed
+        again if anyone asks. ``game-replay archive drop-unlinked-analyses``."""
+        from datetime import timedelta
+
+        if older_than_days < 0:
+            raise ArchiveError(f"older_than_days must be 0 or more, not {older_than_days}")
+        cutoff = _now() - timedelta(days=older_than_days)
+        linked = select(GameAnalysisLink.key).where(GameAnalysisLink.key == StoredAnalysis.key).exists()
+        with self.engine.execution_options(write=True).begin() as conn:
+            # one statement: a game linked meanwhile keeps its analysis; the seats go by cascade
+            gone = conn.execute(delete(StoredAnalysis).where(~linked, StoredAnalysis.created_at < cutoff)
+                                .returning(StoredAnalysis.key)).all()
+        return len(gone)
+
     # -- statistics ---------------------------------------------------------------------------
     def stats(self, by: str = "player", *, listed_only: bool = False, names: Iterable[str] | None = None,
               game: str | None = None) -> dict[str, dict[str, Any]]:

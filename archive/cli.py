@@ -579,6 +579,22 @@ def retry_command(db, as_json: bool) -> None:
     click.echo(summary_line(counts))
 
 
+@archive_group.command("drop-unlinked-analyses")
+@db_option
+@click.option("--older-than", "days", type=click.FloatRange(0), default=30, show_default=True, metavar="DAYS",
+              help="Only analyses stored more than DAYS ago.")
+@archive_errors
+def drop_unlinked_analyses_command(db, days: float) -> None:
+    """Delete the analyses of games opened only from their replay codes (no archived game links
+    to them); they grow with every new game analysed on /r/<code> and are computed again if asked."""
+    archive = _open(db)
+    try:
+        n = archive.analyses.drop_unlinked(days)
+    finally:
+        archive.close()
+    click.echo(f"dropped {plural(n, 'analysis', 'analyses')} no archived game links to")
+
+
 @archive_group.command("fill-codes")
 @db_option
 @archive_errors

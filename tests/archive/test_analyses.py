@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -274,3 +275,28 @@ def test_stats_for_more_names_than_bind_parameters(archive):
     names = some + [f"nobody-{i}" for i in range(max(70_000, limit + 1))]
     assert archive.analysis_stats("player", names=names) == {n: everyone[n] for n in some}
     assert archive.analysis_stats("player", names=some) == {n: everyone[n] for n in some}
+
+
+def test_dropping_the_analyses_no_archived_game_links_to(archive, cli_runner, db_url):
+    from sqlalchemy import update
+
+    from archive.models import AnalysisSeat, StoredAnalysis
+
+    ids = ingest(archive, seeds=(7,))
+    archive.analysis(archive.get(ids[7]).log, public_id=ids[7])  # linked to its archived game
+    code_only = play_game(13)
+    archive.analysis(decode(encode(code_only)))  # opened only from its code: linked to nothing
+    assert len(_rows(archive, StoredAnalysis)) == 2
+    assert archive.analyses.drop_unlinked(30) == 0  # both are new
+    with archive.engine.begin() as conn:  # make them old
+        conn.execute(update(StoredAnalysis).values(created_at=datetime.now(timezone.utc).replace(tzinfo=None)
+                                                   - timedelta(days=31)))
+    code, out, err = cli_runner("archive", "drop-unlinked-analyses", "--db", db_url)
+    assert code == 0, err
+    assert "dropped 1 analysis no archived game links to" in out
+    [kept] = _rows(archive, StoredAnalysis)
+    assert kept.key == _key_of(archive.get(ids[7]).log)
+    assert {s.key for s in _rows(archive, AnalysisSeat)} == {kept.key}
+    assert not archive.analyses.stored(code_only) and archive.analyses.stored(archive.get(ids[7]).log)
+    code, out, err = cli_runner("archive", "drop-unlinked-analyses", "--db", db_url, "--older-than", "-1")
+    assert code == 2 and "--older-than" in err
