@@ -12,6 +12,8 @@ lost, and ``game_analyses`` which archived game has which analysis: the stats
 
 Nothing here runs at ingest (ingest speed is measured against judging alone): pages ask
 lazily (``Archive.analysis``) and ``game-replay archive analyse`` fills the archive's games.
+Requests for one game in one process wait for a single solve (a lock per key); across
+processes the first stored answer stands (``_store`` never rewrites a current row).
 """
 
 from __future__ import annotations
