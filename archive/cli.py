@@ -514,10 +514,13 @@ def analyse_command(db, as_json: bool, limit: int | None) -> None:
     if as_json:
         click.echo(json.dumps({**counts, "errors": failures}, ensure_ascii=False))
         return
+    if failures:  # every game that failed, after the run (the others were analysed all the same)
+        err.print(f"{plural(len(failures), 'game')} could not be analysed:")
     for line in failures:
         err.print(clean(line))
+    skipped = f", {counts['skipped']} skipped (no analysis for their game)" if counts.get("skipped") else ""
     click.echo(f"analysed {plural(counts['analysed'], 'game')}, {counts['shared']} already analysed under "
-               f"another copy, {counts['failed']} failed; {counts['left']} left")
+               f"another copy, {counts['failed']} failed{skipped}; {counts['left']} left")
 
 
 @archive_group.command("export")
@@ -574,6 +577,22 @@ def retry_command(db, as_json: bool) -> None:
         else:
             out.print(f"{clean(r.source)}: {r.status.replace('_', ' ')} {r.public_id}")
     click.echo(summary_line(counts))
+
+
+@archive_group.command("drop-unlinked-analyses")
+@db_option
+@click.option("--older-than", "days", type=click.FloatRange(0), default=30, show_default=True, metavar="DAYS",
+              help="Only analyses stored more than DAYS ago.")
+@archive_errors
+def drop_unlinked_analyses_command(db, days: float) -> None:
+    """Delete the analyses of games opened only from their replay codes (no archived game links
+    to them); they grow with every new game analysed on /r/<code> and are computed again if asked."""
+    archive = _open(db)
+    try:
+        n = archive.analyses.drop_unlinked(days)
+    finally:
+        archive.close()
+    click.echo(f"dropped {plural(n, 'analysis', 'analyses')} no archived game links to")
 
 
 @archive_group.command("fill-codes")

@@ -252,12 +252,13 @@ class Archive:
         return self.queries.stats(by, listed_only=listed_only, name=name, limit=limit, game=game)
 
     # -- analyses -----------------------------------------------------------------------------
-    def analysis(self, log: GameLog, replay: Any = None, public_id: str | None = None) -> dict[str, Any] | None:
+    def analysis(self, log: GameLog, replay: Any = None, public_id: str | None = None,
+                 solve_slot: Callable[..., Any] | None = None) -> dict[str, Any] | None:
         """A game's analysis (``archive/analyses.py``): kept once computed, shared by every copy
         of the same game; None when its game offers none. ``public_id`` names the archived game
-        it belongs to (its stats then count it)."""
+        it belongs to (its stats then count it); ``solve_slot`` see ``Analyses.get``."""
         row_id = None if public_id is None else self.ids.decode(public_id)
-        return self.analyses.get(log, replay, game_row_id=row_id)
+        return self.analyses.get(log, replay, game_row_id=row_id, solve_slot=solve_slot)
 
     def analyse_pending(self, limit: int | None = None, progress: Callable[..., None] | None = None) -> dict[str, int]:
         """Analyse archived games that have no analysis yet (``game-replay archive analyse``)."""

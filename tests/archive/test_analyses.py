@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -84,12 +85,12 @@ def test_archive_analyse_fills_what_pages_did_not(archive, solver_calls):
     assert archive.analyses.pending() == 2
     seen = []
     counts = archive.analyse_pending(limit=1, progress=lambda done, total, row, error: seen.append((done, total, error)))
-    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 1}
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "skipped": 0, "left": 1}
     assert seen == [(1, 1, None)]
     counts = archive.analyse_pending()
-    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "left": 0}
+    assert counts == {"analysed": 1, "shared": 0, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 3
-    assert archive.analyse_pending() == {"analysed": 0, "shared": 0, "failed": 0, "left": 0}
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 0, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 3
 
 
@@ -97,7 +98,7 @@ def test_a_copy_already_analysed_from_its_code_is_shared(archive, solver_calls):
     log = play_game(11)
     archive.analysis(decode(encode(log)))  # opened from its code before it was archived
     ingest(archive, seeds=(11,))
-    assert archive.analyse_pending() == {"analysed": 0, "shared": 1, "failed": 0, "left": 0}
+    assert archive.analyse_pending() == {"analysed": 0, "shared": 1, "failed": 0, "skipped": 0, "left": 0}
     assert len(solver_calls) == 1
 
 
@@ -163,7 +164,7 @@ def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
         ingest(archive)
     code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "2", "--json")
     assert code == 0, err
-    assert json.loads(out) == {"analysed": 2, "shared": 0, "failed": 0, "left": 1, "errors": []}
+    assert json.loads(out) == {"analysed": 2, "shared": 0, "failed": 0, "skipped": 0, "left": 1, "errors": []}
     code, out, err = cli_runner("archive", "analyse", "--db", db_url)
     assert code == 0 and "analysed 1 game" in out and "0 left" in out
     code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json")
@@ -174,3 +175,128 @@ def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
     assert code == 0 and "greedy-1" in out and "mistakes" in out
     code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "0")
     assert code == 2 and "--limit" in err
+
+
+# --- review fixes: storing, linking, failures, many names -------------------------------------
+
+def _key_of(log):
+    from archive.analyses import analyser, analysis_key
+
+    return analysis_key(log, analyser("floating-bridge").action_events)
+
+
+def _rows(archive, model):
+    from sqlalchemy import select
+
+    with archive.engine.connect() as conn:
+        return conn.execute(select(model)).all()
+
+
+def test_a_current_analysis_is_never_rewritten_and_its_links_stay(archive, solver_calls):
+    from archive.models import AnalysisSeat, GameAnalysisLink
+
+    ids = ingest(archive, seeds=(7,))
+    log = archive.get(ids[7]).log
+    first = archive.analysis(log, public_id=ids[7])
+    links, seats = _rows(archive, GameAnalysisLink), _rows(archive, AnalysisSeat)
+    assert len(links) == 1 and seats
+    # a second solver (another request, another process) stores its answer late: the first stands
+    version = archive.analyses.version(log)
+    assert archive.analyses._store(_key_of(log), "floating-bridge", version, {"cards": []}) is False
+    assert archive.analysis(log) == first and len(solver_calls) == 1
+    assert _rows(archive, GameAnalysisLink) == links and _rows(archive, AnalysisSeat) == seats
+
+
+def test_an_analysis_is_kept_even_when_its_game_was_deleted_meanwhile(archive, solver_calls):
+    from archive.models import GameAnalysisLink
+
+    log = play_game(13)
+    # the game row this request would link is gone (deleted while the solver ran): a foreign
+    # key failure on the link must not cost the analysis itself
+    found = archive.analyses.get(log, game_row_id=987654)
+    assert found["cards"] and archive.analyses.stored(log)
+    assert _rows(archive, GameAnalysisLink) == []
+    assert archive.analyses.get(log, game_row_id=987654) == found and len(solver_calls) == 1
+
+
+def test_reading_a_linked_analysis_begins_no_write_transaction(archive):
+    from sqlalchemy import event
+
+    ids = ingest(archive, seeds=(7,))
+    log = archive.get(ids[7]).log
+    archive.analysis(log, public_id=ids[7])
+    writes = []
+
+    def begun(conn):
+        writes.append(bool(conn.get_execution_options().get("write")))
+
+    event.listen(archive.engine, "begin", begun)
+    try:
+        for _ in range(3):
+            assert archive.analysis(log, public_id=ids[7])["cards"]
+    finally:
+        event.remove(archive.engine, "begin", begun)
+    assert writes and not any(writes)  # read transactions only (SQLite: no BEGIN IMMEDIATE)
+
+
+def test_one_bad_game_does_not_stop_archive_analyse(archive, monkeypatch, cli_runner, db_url):
+    from replay.errors import ReplayError
+
+    ids = ingest(archive)
+    bad_id = play_game(7).game_id
+    real = FloatingBridge.analyse
+
+    def analyse_or_fail(self, replay):
+        if replay.log.game_id == bad_id:
+            raise ReplayError("this game no longer judges")  # not a ValueError
+        return real(self, replay)
+
+    monkeypatch.setattr(FloatingBridge, "analyse", analyse_or_fail)
+    errors = []
+    counts = archive.analyse_pending(progress=lambda done, total, row, error: error and errors.append((row, error)))
+    assert counts == {"analysed": 2, "shared": 0, "failed": 1, "skipped": 0, "left": 1}
+    assert errors == [(str(archive.ids.decode(ids[7])), "ReplayError: this game no longer judges")]
+    # the command goes on past it too, and lists it after the run
+    code, out, err = cli_runner("archive", "analyse", "--db", db_url)
+    assert code == 0, err
+    assert "1 failed" in out and "1 game could not be analysed" in err and "no longer judges" in err
+
+
+def test_stats_for_more_names_than_bind_parameters(archive):
+    ingest(archive)
+    archive.analyse_pending()
+    everyone = archive.analysis_stats("player")
+    some = sorted(everyone)[:3]
+    # past psycopg's 65,535 bind parameters and this SQLite's own limit (32,766 by default;
+    # Debian builds it with 250,000)
+    import sqlite3
+
+    limit = sqlite3.connect(":memory:").getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    names = some + [f"nobody-{i}" for i in range(max(70_000, limit + 1))]
+    assert archive.analysis_stats("player", names=names) == {n: everyone[n] for n in some}
+    assert archive.analysis_stats("player", names=some) == {n: everyone[n] for n in some}
+
+
+def test_dropping_the_analyses_no_archived_game_links_to(archive, cli_runner, db_url):
+    from sqlalchemy import update
+
+    from archive.models import AnalysisSeat, StoredAnalysis
+
+    ids = ingest(archive, seeds=(7,))
+    archive.analysis(archive.get(ids[7]).log, public_id=ids[7])  # linked to its archived game
+    code_only = play_game(13)
+    archive.analysis(decode(encode(code_only)))  # opened only from its code: linked to nothing
+    assert len(_rows(archive, StoredAnalysis)) == 2
+    assert archive.analyses.drop_unlinked(30) == 0  # both are new
+    with archive.engine.begin() as conn:  # make them old
+        conn.execute(update(StoredAnalysis).values(created_at=datetime.now(timezone.utc).replace(tzinfo=None)
+                                                   - timedelta(days=31)))
+    code, out, err = cli_runner("archive", "drop-unlinked-analyses", "--db", db_url)
+    assert code == 0, err
+    assert "dropped 1 analysis no archived game links to" in out
+    [kept] = _rows(archive, StoredAnalysis)
+    assert kept.key == _key_of(archive.get(ids[7]).log)
+    assert {s.key for s in _rows(archive, AnalysisSeat)} == {kept.key}
+    assert not archive.analyses.stored(code_only) and archive.analyses.stored(archive.get(ids[7]).log)
+    code, out, err = cli_runner("archive", "drop-unlinked-analyses", "--db", db_url, "--older-than", "-1")
+    assert code == 2 and "--older-than" in err

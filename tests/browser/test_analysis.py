@@ -44,6 +44,9 @@ def requests_of(page) -> list[str]:
 
 def test_with_the_toggle_off_the_page_holds_no_analysis(page, viewer_server, blunder):
     seen = requests_of(page)
+    page.goto(f"{viewer_server.url}/")
+    # every test's page is a fresh browser context: no choice remembered from another test
+    assert page.evaluate("localStorage.getItem('game-replay.analysis')") is None
     response = page.goto(f"{viewer_server.url}/g/{blunder.public_id}#{blunder.step - 1}")
     ready(page)
     html = response.text()
@@ -176,3 +179,45 @@ def test_a_game_stopped_by_a_fatal_finding_says_where_the_analysis_stops(page, v
     expect(note).to_contain_text("Analysis stops after step")
     expect(note).to_contain_text("fatal finding")
     assert page.errors == []
+
+
+def test_the_toggle_on_an_upload_page(page, viewer_server):
+    """An upload's page (/u/<token>) fetches its own private analysis route."""
+    from viewer.blueprints.upload import uploads
+
+    game = blunder_game()
+    game.data["game_id"] = "blunder-uploaded"
+    with viewer_server.app.app_context():
+        [outcome] = uploads().ingest(game.bytes(), "mine.json")
+    seen = requests_of(page)
+    page.goto(f"{viewer_server.url}/u/{outcome.token}#{game.step}")
+    ready(page)
+    page.locator("#analysis-toggle").check()
+    expect(page.locator("#step-words")).to_contain_text("East's ♥7 costs a trick; ♥A held it")
+    assert [url for url in seen if url.endswith(f"/u/{outcome.token}/analysis.json")], seen
+    assert page.errors == []
+
+
+def test_a_refused_analysis_shows_the_servers_reason(page, tmp_path):
+    """A client past the rate limit is told the server's own words, not just a status."""
+    from replay.codec import encode
+    from replay.games import get
+    from replay.games.floating_bridge.bots import play_game
+    from tests.browser.conftest import Server
+    from viewer.app import create_app
+
+    app = create_app({"DB": f"sqlite:///{tmp_path / 'a.db'}", "ANALYSIS_RATE_PER_MINUTE": 1,
+                      "ANALYSIS_RATE_BURST": 1})
+    server = Server(app)
+    try:
+        first = encode(get("floating-bridge").parse(blunder_game().data))
+        page.goto(f"{server.url}/r/{first}")
+        ready(page)
+        page.locator("#analysis-toggle").check()
+        expect(page.locator("#analysis-mistakes")).to_be_attached()  # loaded (this one is solved)
+        page.goto(f"{server.url}/r/{encode(play_game(13))}")  # the toggle is remembered: fetched at once
+        ready(page)
+        expect(page.locator("#analysis-status")).to_contain_text(
+            re.compile(r"could not be loaded: too many analyses of new games from your address: try again in \d+ s"))
+    finally:
+        server.close()

@@ -74,6 +74,7 @@ def test_the_page_itself_holds_no_analysis(client, blunder, solver_calls):
     for marker in ("costs a trick", "held it", '"values"', "dd-loss", "Makeable tricks"):
         assert marker not in html
     assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # the name is there, escaped
     assert solver_calls == []
 
 
@@ -133,3 +134,105 @@ def test_solving_new_games_is_rate_limited_reading_stored_ones_is_not(tmp_path):
     assert int(refused.headers["Retry-After"]) >= 1
     for _ in range(3):  # the stored one is read, never refused
         assert client.get(f"/r/{first}/analysis.json").status_code == 200
+
+
+# --- review fixes: uploads, the solve cap, revalidation, the version in the ETag ----------------
+
+def _code_of(data):
+    return encode(get("floating-bridge").parse(data))
+
+
+def test_an_upload_page_gets_its_analysis_privately(client, app, solver_calls):
+    from viewer.app import get_archive
+    from viewer.blueprints.upload import uploads
+
+    game = blunder_game()
+    with app.app_context():
+        [outcome] = uploads().ingest(game.bytes(), "mine.json")
+        public_id = uploads().by_token(outcome.token).public_id
+    html = client.get(f"/u/{outcome.token}").get_data(as_text=True)
+    assert f'data-src="/u/{outcome.token}/analysis.json"' in html
+    response = client.get(f"/u/{outcome.token}/analysis.json")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "private, no-store"
+    assert response.headers["X-Robots-Tag"] == "noindex"
+    [duck] = [c for c in response.get_json()["cards"] if c["step"] == game.step]
+    assert (duck["card"], duck["loss"]) == (game.card, 1)
+    # linked to the uploaded game's row: counted for everyone's stats, not the public ones
+    with app.app_context():
+        assert get_archive().analysis_stats("bot")["greedy-1"]["analysed_games"] == 1
+        assert get_archive().analysis_stats("bot", listed_only=True) == {}
+    # the unlisted game's analysis is not served under its public id, and a wrong token is a 404
+    assert client.get(f"/g/{public_id}/analysis.json").status_code == 404
+    assert client.get("/u/" + "x" * 43 + "/analysis.json").status_code == 404
+    assert len(solver_calls) == 1
+
+
+def test_a_revalidation_is_answered_before_solving(client, app, solver_calls):
+    from sqlalchemy import delete
+
+    from archive.models import StoredAnalysis
+    from viewer.app import get_archive
+
+    url = f"/r/{_code_of(blunder_game().data)}/analysis.json"
+    first = client.get(url)
+    assert first.status_code == 200 and first.headers["ETag"].startswith('W/"')
+    assert len(solver_calls) == 1
+    with app.app_context():  # the stored analysis is gone (say, dropped by an admin)
+        with get_archive().engine.begin() as conn:
+            conn.execute(delete(StoredAnalysis))
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == first.headers["ETag"]
+    assert len(solver_calls) == 1  # the client's copy stands: nothing solved
+
+
+def test_a_new_analyser_version_changes_the_etag(client, solver_calls, monkeypatch):
+    url = f"/r/{_code_of(blunder_game().data)}/analysis.json"
+    first = client.get(url)
+    assert first.status_code == 200
+    monkeypatch.setattr(FloatingBridge, "analysis_version", property(lambda self: "test-2"))
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and again.headers["ETag"] != first.headers["ETag"]
+    assert len(solver_calls) == 2
+
+
+def test_solves_are_capped_and_one_game_is_solved_once(app, monkeypatch):
+    import threading
+
+    from replay.games.floating_bridge.bots import play_game
+
+    app.config["ANALYSIS_MAX_CONCURRENT"] = 1
+    started, release = threading.Event(), threading.Event()
+    calls = []
+    real = FloatingBridge.analyse
+
+    def slow(self, replay):
+        calls.append(1)
+        started.set()
+        assert release.wait(60), "the test never released the solver"
+        return real(self, replay)
+
+    monkeypatch.setattr(FloatingBridge, "analyse", slow)
+    busy = f"/r/{_code_of(blunder_game().data)}/analysis.json"
+    other = f"/r/{encode(play_game(13))}/analysis.json"
+    answers = {}
+
+    def ask(name):
+        answers[name] = app.test_client().get(busy)
+
+    first = threading.Thread(target=ask, args=("first",))
+    first.start()
+    assert started.wait(60)
+    second = threading.Thread(target=ask, args=("second",))  # the same game: waits for that solve
+    second.start()
+    refused = app.test_client().get(other)  # another game while the one slot is taken
+    assert refused.status_code == 503
+    assert refused.headers["Retry-After"] == "10" and refused.headers["Cache-Control"] == "no-store"
+    assert "solving as many games as it can" in refused.get_json()["error"]
+    release.set()
+    first.join(60)
+    second.join(60)
+    assert answers["first"].status_code == answers["second"].status_code == 200
+    assert answers["first"].get_json() == answers["second"].get_json()
+    assert len(calls) == 1  # one solve for the two requests
+    assert app.test_client().get(other).status_code == 200 and len(calls) == 2

@@ -31,6 +31,9 @@ MAX_CODE = 4096
 MAX_NAME = 60
 THEMES = ("auto", "light", "dark")
 ARCHIVED_CACHE_SECONDS = 300
+ANALYSIS_MAX_CONCURRENT = 2  # games solved at once per process (config ANALYSIS_MAX_CONCURRENT)
+ANALYSIS_BUSY_RETRY_SECONDS = 10  # Retry-After when they are all taken
+_SLOTS_LOCK = threading.Lock()
 EXPORTS: dict[str, Callable[[GameLog], str]] = {"pbn": to_pbn, "lin": to_lin}
 
 
@@ -295,36 +298,100 @@ def archived_export(public_id: str, fmt: str) -> Response:
 
 # --- analysis (the page's "analysis" toggle fetches it; the page itself never holds it) --------
 
-def analysis_response(game: ViewedGame, public_id: str | None, cache_control: str) -> Response:
+class SolverBusy(Exception):
+    """Every solving slot of this process is taken (``ANALYSIS_MAX_CONCURRENT``)."""
+
+
+def _solve_slots() -> threading.BoundedSemaphore:
+    """The process's cap on games solved at once for the analysis routes."""
+    found = current_app.extensions.get("analysis-slots")
+    if found is None:
+        with _SLOTS_LOCK:
+            found = current_app.extensions.get("analysis-slots")
+            if found is None:
+                cap = int(current_app.config.get("ANALYSIS_MAX_CONCURRENT", ANALYSIS_MAX_CONCURRENT))
+                if cap < 1:
+                    raise ValueError(f"ANALYSIS_MAX_CONCURRENT must be at least 1, not {cap}")
+                found = current_app.extensions["analysis-slots"] = threading.BoundedSemaphore(cap)
+    return found
+
+
+class _SolveSlot:
+    """Holds one of the process's solving slots while a game is solved, or raises SolverBusy."""
+
+    def __init__(self, slots: threading.BoundedSemaphore):
+        self.slots = slots
+
+    def __enter__(self) -> None:
+        if not self.slots.acquire(blocking=False):
+            raise SolverBusy()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.slots.release()
+
+
+def _busy() -> Response:
+    seconds = int(current_app.config.get("ANALYSIS_BUSY_RETRY_SECONDS", ANALYSIS_BUSY_RETRY_SECONDS))
+    response = jsonify({"error": "the server is solving as many games as it can right now: "
+                                 f"try again in {seconds} s", "status": 503})
+    response.status_code = 503
+    response.headers["Retry-After"] = str(seconds)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def analysis_response(game: ViewedGame, public_id: str | None, cache_control: str,
+                      etag_parts: tuple[str, ...] | None = None) -> Response:
     """A game's analysis for its board (``Board.extra["analysis"]``), computed on first asking
-    and kept by the archive (``archive/analyses.py``): a game is never solved twice."""
+    and kept by the archive (``archive/analyses.py``): a game is never solved twice.
+
+    With ``etag_parts``, the answer carries a weak ETag made of them and the analysis version,
+    and a request whose ``If-None-Match`` matches gets its 304 before anything is read or
+    solved (and costs no rate-limit token). Solving a game not stored yet is rate limited per
+    client and capped per process (``ANALYSIS_MAX_CONCURRENT``: 503 with ``Retry-After``);
+    requests for one game wait for one solve."""
     make = game.board.extra.get("analysis")
     if make is None:
         raise PageError(f"{game.board.game} games have no analysis (double-dummy analysis is for floating bridge)",
                         404, "No analysis")
     archive = get_archive()
+    version = archive.analyses.version(game.replay.log)
+    if version is None:
+        raise PageError("this game has no analysis", 404, "No analysis")
+    etag = None
+    if etag_parts is not None:
+        etag = etag_for("ra", version, *etag_parts)
+        if request.if_none_match.contains_weak(etag):
+            response = Response(status=304)
+            response.set_etag(etag, weak=True)
+            response.headers["Cache-Control"] = cache_control
+            return response
     if not archive.analyses.stored(game.replay.log):  # solving costs: new games are rate limited
         from .. import ratelimit
 
         limited = ratelimit.check("analysis")
         if limited is not None:
             return limited
-    analysis = archive.analysis(game.replay.log, game.replay, public_id=public_id)
+    slots = _solve_slots()
+    try:
+        analysis = archive.analysis(game.replay.log, game.replay, public_id=public_id,
+                                    solve_slot=lambda: _SolveSlot(slots))
+    except SolverBusy:
+        return _busy()
     if analysis is None:
         raise PageError("this game has no analysis", 404, "No analysis")
     response = jsonify(make(game, analysis))
     response.headers["Cache-Control"] = cache_control
+    if etag is not None:
+        response.set_etag(etag, weak=True)
     return response
 
 
 @bp.get("/r/<code>/analysis.json")
 def code_analysis(code: str) -> Response:
-    response = analysis_response(game_from_code(code), None,
-                                 f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
-    if response.status_code != 200:  # refused (rate limit): not to be cached
-        return response
-    response.set_etag(etag_for("ra", request.full_path), weak=True)
-    return response.make_conditional(request)
+    return analysis_response(game_from_code(code), None,
+                             f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable",
+                             etag_parts=(request.full_path,))
 
 
 @bp.get("/g/<public_id>/analysis.json")

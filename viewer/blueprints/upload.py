@@ -377,6 +377,16 @@ def upload_game_json(token: str) -> Response:
     return _private(jsonify(page_json(game)))
 
 
+@bp.get("/u/<token>/analysis.json")
+def upload_analysis(token: str) -> Response:
+    """The analysis toggle's data on an upload's page: like ``/g/<id>/analysis.json``, linked
+    to the uploaded game's row, and never cached by anyone (the token is the secret)."""
+    from .replay import analysis_response
+
+    game, archived = viewed_upload(token)
+    return _private(analysis_response(game, archived.public_id, "private, no-store"))
+
+
 @bp.get("/u/<token>/log.json")
 def upload_log(token: str) -> Response:
     archived = game_by_token(token)
@@ -470,7 +480,7 @@ def open_archive_once() -> None:
 
 _OEMBED_GAME = re.compile(r"^(?:/embed)?/g/([^/?#.]+)/?$")
 GUARDED_ENDPOINTS = {"replay.archived_page", "replay.archived_json", "replay.archived_log",
-                     "replay.archived_export", "embed.embed_archived"}
+                     "replay.archived_export", "replay.archived_analysis", "embed.embed_archived"}
 
 
 @bp.before_app_request

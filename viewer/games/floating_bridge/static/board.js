@@ -310,8 +310,10 @@
     status("Working out every card\u2019s value (the first time takes a few seconds)\u2026");
     fetch(src, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) {
-        if (!r.ok) throw new Error("the server answered " + r.status);
-        return r.json();
+        if (r.ok) return r.json();
+        // the server says why (rate limit, busy solver, no analysis): show its own words
+        return r.json().then(function (d) { return d && d.error; }, function () { return null; })
+          .then(function (why) { throw new Error(why || "the server answered " + r.status); });
       })
       .then(function (d) { A.loading = false; loaded(d); })
       .catch(function (e) { A.loading = false; status("The analysis could not be loaded: " + e.message + "."); });
