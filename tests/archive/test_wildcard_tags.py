@@ -147,6 +147,12 @@ def test_names_with_like_and_edge_characters_match_by_their_literal_prefix(db_ur
         assert _same_as_general_plan(archive, monkeypatch, player="r\U0010ffff*") == [ids["r\U0010ffff"]]
         assert set(_same_as_general_plan(archive, monkeypatch, player="r*")) == {ids["r\U0010ffff"],
                                                                                    ids["r\U0010fffe"]}
+        # a PostgreSQL database under a language's collation: the LIKE alone, the same games
+        monkeypatch.setattr(archive.queries, "_bytewise", False)
+        assert _found(archive, "a%_*", listed_only=False) == {"player:a%_b": 1}
+        assert _same_as_general_plan(archive, monkeypatch, player="*\U0010ffff*") == [ids["r\U0010ffff"]]
+        assert _same_as_general_plan(archive, monkeypatch, winner="a*") == _same_as_general_plan(
+            archive, monkeypatch, winner="a*", started_from="2020-01-01")
 
 
 def test_prefix_range():
@@ -178,6 +184,7 @@ def test_postgresql_finds_a_prefixs_names_by_an_index_range(postgres_server):
                 compiled = query.compile(conn)
                 plan = "\n".join(r[0] for r in conn.exec_driver_sql(f"EXPLAIN {compiled}", compiled.params))
                 assert archive.queries._wildcard_tags(conn, "player", "ax*", True) == {"player:axel": 1}
+                assert archive.queries._bytewise_keys(conn)  # pgserver's initdb --locale=C
         assert "player:ay" in compiled.params.values()
         scans = [line for line in plan.splitlines() if "Index Cond" in line or "Scan" in line]
         on_counters = [i for i, line in enumerate(scans) if " on counters " in line]
