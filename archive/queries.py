@@ -28,7 +28,7 @@ import re
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, DateTime, Engine, and_, case, exists, func, literal, or_, select
+from sqlalchemy import Connection, DateTime, Engine, and_, case, exists, func, literal, or_, select, text, union_all
 
 from .blobs import BlobStore
 from .ids import PublicIds
@@ -70,6 +70,7 @@ class Queries:
         self.ids = ids
         self.blobs = blobs
         self.summaries = summaries
+        self._bytewise: bool | None = None  # PostgreSQL: whether text compares byte by byte
 
     # -- one game -----------------------------------------------------------------------------
     def _game_columns(self):
@@ -263,20 +264,46 @@ class Queries:
 
     def _wildcard_tags(self, conn: Connection, name: str, value: str, listed_only: bool) -> dict[str, int] | None:
         """The tags of the names (and ids) a wildcard player or winner filter matches, with their
-        games, from ``counters`` (one entry per name, not per game); None past WILDCARD_TAGS."""
-        low, high = _tag_range(f"{name}:")
+        games, from ``counters`` plus the pending ``counter_deltas`` (one entry per name, not per
+        game); None past WILDCARD_TAGS (the caller then checks each game's players)."""
+        rows = conn.execute(self._wildcard_query(conn, name, value, listed_only)).all()
+        if len(rows) > WILDCARD_TAGS:
+            return None
+        return {key: int(n) for key, n in rows}
+
+    def _wildcard_query(self, conn: Connection, name: str, value: str, listed_only: bool) -> Any:
+        """Each matching tag's games, counters and deltas summed in SQL before anything is cut:
+        keys down to zero games (a name with only unlisted games, when ``listed_only``; a name
+        whose games were deleted) are left out by HAVING, so they never take a place in the
+        limit, and a key's delta rows are all added up. At most WILDCARD_TAGS + 1 rows (one
+        more than the plan takes, to tell that it overflows)."""
         pattern = _like_pattern(f"{name}:{value}")
-        found: dict[str, int] = {}
+        low, high = _prefix_range(f"{name}:{value}".split("*", 1)[0])
+        ranged = conn.dialect.name == "sqlite" or self._bytewise_keys(conn)
+        parts = []
         for table in (Counter, CounterDelta):
             games = table.listed_games if listed_only else table.games
             where = [table.kind == "tag", table.key.like(pattern, escape="\\")]
-            if conn.dialect.name == "sqlite":  # byte order: the prefix is one range of the key
+            if ranged and high is not None:  # the literal prefix: one index range of the key
                 where += [table.key >= low, table.key < high]
-            query = select(table.key, games).where(*where).limit(WILDCARD_TAGS * 4 + 1)
-            for key, n in conn.execute(query):
-                found[key] = found.get(key, 0) + n
-        found = {k: n for k, n in found.items() if n > 0}
-        return None if len(found) > WILDCARD_TAGS else found
+            elif ranged:
+                where.append(table.key >= low)
+            parts.append(select(table.key.label("key"), games.label("n")).where(*where))
+        both = union_all(*parts).subquery()
+        total = func.sum(both.c.n)
+        return (select(both.c.key, total.label("n")).group_by(both.c.key).having(total > 0)
+                .order_by(both.c.key).limit(WILDCARD_TAGS + 1))
+
+    def _bytewise_keys(self, conn: Connection) -> bool:
+        """Whether this PostgreSQL database compares text byte by byte (the C or POSIX collation),
+        so that the keys starting with a prefix are one range of the index. Under a language's
+        collation they are not (punctuation is weighed last), and the LIKE alone is exact."""
+        if self._bytewise is None:
+            row = conn.execute(text(
+                "SELECT to_jsonb(d) ->> 'datlocprovider', datcollate FROM pg_database d "
+                "WHERE datname = current_database()")).first()
+            self._bytewise = row is not None and row[0] in (None, "c") and row[1] in ("C", "POSIX")
+        return self._bytewise
 
 
     def _list_general(self, conn: Connection, active: dict[str, Any], key: str, descending: bool, limit: int,
@@ -466,8 +493,9 @@ def _player_conditions(player: str) -> tuple[Any, Any]:
     value = player.strip().lower()
     if value.endswith("*") and "*" not in value[:-1] and len(value) > 1:
         # a prefix: an index range ("ali*": "ali" <= name < "alj")
-        low = value[:-1]
-        high = low[:-1] + chr(ord(low[-1]) + 1)
+        low, high = _prefix_range(value[:-1])
+        if high is None:
+            return GamePlayer.name_lc >= low, GamePlayer.player_id_lc >= low
         return (and_(GamePlayer.name_lc >= low, GamePlayer.name_lc < high),
                 and_(GamePlayer.player_id_lc >= low, GamePlayer.player_id_lc < high))
     if "*" in value:
@@ -625,9 +653,19 @@ def _range_condition(name: str, op: str, value: int) -> Any:
     return and_(GameFact.name == name, GameFact.num >= value if op == ">=" else GameFact.num <= value)
 
 
-def _tag_range(prefix: str) -> tuple[str, str]:
-    """``[low, high)`` of every tag starting with ``prefix`` (``player:``)."""
-    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+def _prefix_range(prefix: str) -> tuple[str, str | None]:
+    """``[low, high)`` of every string starting with ``prefix`` in code point order (UTF-8 byte
+    order): ``high`` is the prefix with its last character moved one on (past the surrogates,
+    which UTF-8 cannot hold); None when there is no such string (the LIKE alone bounds it)."""
+    high = prefix
+    while high:
+        last = ord(high[-1]) + 1
+        if 0xD800 <= last <= 0xDFFF:
+            last = 0xE000
+        if last <= 0x10FFFF:
+            return prefix, high[:-1] + chr(last)
+        high = high[:-1]
+    return prefix, None
 
 
 def _make_cursor(sort: str, value: Any, last_id: int) -> str:
