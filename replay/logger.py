@@ -26,6 +26,57 @@ class LoggerStateError(ReplayError):
     """The logger was used out of order (an event before the deal, anything after end)."""
 
 
+class BaseLogger:
+    """What every game's logger shares: closing the log, stamping times, refusing events
+    before the deal and after the end, saving atomically, and the link of the ended game.
+
+    A game's logger keeps its own public methods (its verbs, ``deal``, ``end``, ``to_dict``)
+    and sets, in ``__init__`` and ``deal``: ``out_dir``, ``clock``, ``_start`` (the clock at
+    the deal), ``_hands`` (None before the deal), ``_events``, ``_end``, ``path`` and
+    ``replay``; ``to_log()`` gives its log model.
+    """
+
+    #: what ``_event`` says to a bot that logs an event before the deal
+    before_deal: str = "call deal() before logging events"
+
+    def _check_open(self) -> None:
+        if self._end is not None:
+            raise LoggerStateError(f"the game has ended: start a new {type(self).__name__} for the next game")
+
+    def _event(self, event: dict[str, Any], t: "int | None") -> None:
+        self._check_open()
+        if self._hands is None:
+            raise LoggerStateError(self.before_deal)
+        self._stamp(event, t)
+        self._events.append(event)
+
+    def _stamp(self, event: dict[str, Any], t: "int | None") -> None:
+        if t is None and self.clock is not None and self._start is not None:
+            t = int((self.clock() - self._start) * 1000)
+        if t is not None:
+            event["t"] = int(t)
+
+    def _close(self, end: dict[str, Any], t: "int | None") -> Any:
+        """Stamp and keep the ``end`` object, save the log (when the logger has a directory)
+        atomically, and return the judged game."""
+        self._stamp(end, t)
+        self._end = end
+        log = self.to_log()
+        if self.out_dir is not None:
+            self.path = save_log(log, self.out_dir)
+        self.replay = log.replay()
+        return self.replay
+
+    def link(self, base: str, names: bool = True) -> str:
+        """The "View the replay" link of the ended game: ``{base}/r/{code}`` (names in
+        ``?players=`` unless ``names=False``)."""
+        from .codec import replay_url
+
+        if self.replay is None:
+            raise LoggerStateError("link() needs an ended game: call end() first")
+        return replay_url(self.replay, base, names=names)
+
+
 class GameLogger:
     """The logger of a game: ``GameLogger(game="uno-lite", ...)`` is ``UnoLogger(...)``.
 

@@ -67,7 +67,7 @@ class Board:
     perspectives: Callable[[Any], list[tuple[str, str]]]  # (value, label); "all" first
     chapter: str = "step"  # what ↑/↓ move by: "trick", "turn"
     description: str = "step through the game"
-    exports: tuple[str, ...] = ()  # replay.formats modules that can write this game
+    exports: tuple[str, ...] = ()  # export formats that can write this game (bridge: replay.games.floating_bridge.formats)
     steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
     listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)

@@ -37,14 +37,16 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ...errors import ReplayError
 from ...log import parse_log
-from ...logger import LoggerStateError, save_log
+from ...logger import BaseLogger, LoggerStateError
 from .cards import SEATS, Call, Card, Seat, singbridge_number
 from .log import END_REASONS, FORMAT, NOTATIONS, GameLog
 from .rules import Rules
 
 
-class BridgeLogger:
+class BridgeLogger(BaseLogger):
     """Record one floating bridge game as log format v1 (``replay.GameLogger`` hands it out)."""
+
+    before_deal = "call deal() before logging calls or cards"
 
     def __init__(
         self,
@@ -122,19 +124,7 @@ class BridgeLogger:
         self._check_open()
         if reason not in END_REASONS:
             raise LoggerStateError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        self._end = {"reason": reason}
-        self._stamp(self._end, t)
-        log = self.to_log()
-        if self.out_dir is not None:
-            self.path = save_log(log, self.out_dir)
-        self.replay = log.replay()
-        return self.replay
-
-    def link(self, base: str, names: bool = True) -> str:
-        """The "View the replay" link of the ended game."""
-        if self.replay is None:
-            raise LoggerStateError("link() needs an ended game: call end() first")
-        return self.replay.url(base, names=names)
+        return self._close({"reason": reason}, t)
 
     # -- output ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -170,20 +160,3 @@ class BridgeLogger:
         if self.notation == "singbridge" and singbridge_number(call) is not None:
             return Call.from_singbridge(call)
         return Call.parse(call)
-
-    def _check_open(self) -> None:
-        if self._end is not None:
-            raise LoggerStateError("the game has ended: start a new GameLogger for the next game")
-
-    def _event(self, event: dict[str, Any], t: int | None) -> None:
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("call deal() before logging calls or cards")
-        self._stamp(event, t)
-        self._events.append(event)
-
-    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
-        if t is None and self.clock is not None and self._start is not None:
-            t = int((self.clock() - self._start) * 1000)
-        if t is not None:
-            event["t"] = int(t)

@@ -44,15 +44,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from replay.errors import ReplayError
-from replay.logger import save_log
+from replay.logger import BaseLogger, LoggerStateError
 
 from .log import (
     DEFAULT_HAND_SIZE, END_REASONS, FORMAT, MAX_CARD_TEXT, MAX_ID, MAX_SEAT, MAX_SEATS, MAX_TEXT, PartyLog, parse,
 )
-
-
-class LoggerStateError(ReplayError):
-    """The logger was used out of order (an event before the deal, anything after end)."""
 
 
 class LoggerInputError(ReplayError, ValueError):
@@ -135,8 +131,10 @@ def _question(value: Any) -> dict[str, Any]:
     return {**card, "pick": pick}
 
 
-class PartyLogger:
+class PartyLogger(BaseLogger):
     """Record one party-cards game as ``party-cards/1``."""
+
+    before_deal = "call deal() before logging the lobby, rounds or chat"
 
     def __init__(
         self,
@@ -246,13 +244,7 @@ class PartyLogger:
         end: dict[str, Any] = {"reason": reason}
         if winner is not None:
             end["winner"] = self._seat(winner)
-        self._stamp(end, t)
-        self._end = end
-        log = self.to_log()
-        if self.out_dir is not None:
-            self.path = save_log(log, self.out_dir)
-        self.replay = log.replay()
-        return self.replay
+        return self._close(end, t)
 
     def link(self, base: str, *, archive_url: str | None = None, publish: bool = True,
              limit: int = LINK_CODE_LIMIT, timeout: float = 10.0) -> ReplayLink:
@@ -330,24 +322,6 @@ class PartyLogger:
 
     def to_log(self) -> PartyLog:
         return parse(self.to_dict(), self.game_id)
-
-    # -- internals ---------------------------------------------------------------------------
-    def _check_open(self) -> None:
-        if self._end is not None:
-            raise LoggerStateError("the game has ended: start a new PartyLogger for the next game")
-
-    def _event(self, event: dict[str, Any], t: int | None) -> None:
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("call deal() before logging the lobby, rounds or chat")
-        self._stamp(event, t)
-        self._events.append(event)
-
-    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
-        if t is None and self.clock is not None and self._start is not None:
-            t = int((self.clock() - self._start) * 1000)
-        if t is not None:
-            event["t"] = int(t)
 
 
 def _reason(answer: Any) -> str:

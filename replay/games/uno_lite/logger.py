@@ -27,14 +27,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from replay.errors import ReplayError
-from replay.logger import save_log
+from replay.logger import BaseLogger, LoggerStateError
 
 from .cards import CARD_TEXT, to_card
 from .log import END_REASONS, FORMAT, SEATS, UnoLog, parse
-
-
-class LoggerStateError(ReplayError):
-    """The logger was used out of order (an event before the deal, anything after end)."""
 
 
 class LoggerInputError(ReplayError, ValueError):
@@ -59,8 +55,10 @@ def _cards(values: "Iterable[Any] | str") -> list[str]:
     return [_card(v) for v in values]
 
 
-class UnoLogger:
+class UnoLogger(BaseLogger):
     """Record one UNO Lite game as ``uno-lite/1``."""
+
+    before_deal = "call deal() before logging plays, draws, passes or chat"
 
     def __init__(
         self,
@@ -135,24 +133,9 @@ class UnoLogger:
         end: dict[str, Any] = {"reason": reason}
         if winner is not None:
             end["winner"] = _seat(winner)
-        self._stamp(end, t)
-        self._end = end
-        log = self.to_log()
-        if self.out_dir is not None:
-            self.path = save_log(log, self.out_dir)
-        self.replay = log.replay()
-        return self.replay
+        return self._close(end, t)
 
     # -- output ------------------------------------------------------------------------------
-    def link(self, base: str, names: bool = True) -> str:
-        """The "View the replay" link of the ended game: ``{base}/r/{code}`` (names in
-        ``?players=`` unless ``names=False``)."""
-        from replay.codec import replay_url
-
-        if self.replay is None:
-            raise LoggerStateError("link() needs an ended game: call end() first")
-        return replay_url(self.replay, base, names=names)
-
     def to_dict(self) -> dict[str, Any]:
         if self._hands is None:
             raise LoggerStateError("nothing to log yet: call deal() first")
@@ -175,21 +158,3 @@ class UnoLogger:
 
     def to_log(self) -> UnoLog:
         return parse(self.to_dict(), self.game_id)
-
-    # -- internals ---------------------------------------------------------------------------
-    def _check_open(self) -> None:
-        if self._end is not None:
-            raise LoggerStateError("the game has ended: start a new UnoLogger for the next game")
-
-    def _event(self, event: dict[str, Any], t: int | None) -> None:
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("call deal() before logging plays, draws, passes or chat")
-        self._stamp(event, t)
-        self._events.append(event)
-
-    def _stamp(self, event: dict[str, Any], t: int | None) -> None:
-        if t is None and self.clock is not None and self._start is not None:
-            t = int((self.clock() - self._start) * 1000)
-        if t is not None:
-            event["t"] = int(t)
