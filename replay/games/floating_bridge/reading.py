@@ -5,9 +5,9 @@ seats and rules behind lookups of their canonical spellings, for logs in standar
 (a ``singbridge`` log, and anything else unusual, is left to full validation). The limits the
 ``events`` field's before-validator checks are checked on the built models instead:
 
->>> from replay.bots import play_game
+>>> from replay.games.floating_bridge.bots import play_game
 >>> text = play_game(seed=1).canonical_json()
->>> from replay.log import GameLog
+>>> from replay.games.floating_bridge.log import GameLog
 >>> read_json(text) == GameLog.model_validate_json(text)
 True
 >>> read_json(text.replace('"N"', '"Q"', 1)) is None
