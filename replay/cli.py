@@ -69,7 +69,8 @@ def read_entries(paths: Iterable[str]) -> Iterable[LogEntry]:
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="game-replay")
 def cli() -> None:
-    """Log, judge, share and replay floating bridge games played through chat bots."""
+    """Log, judge, share and replay card games played through chat bots: floating bridge, UNO
+    Lite, Coup and party cards."""
 
 
 @cli.command()
@@ -110,7 +111,8 @@ def validate(files: tuple[str, ...], quiet: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game (JSON lines).")
 @click.option("--steps", is_flag=True, help="Also print every step (with --json: a 'steps' list).")
 def replay_command(files: tuple[str, ...], as_json: bool, steps: bool) -> None:
-    """Replay every game in FILES: contract, partner, trick winners, result, findings."""
+    """Replay every game in FILES: its end, winners and findings, and each game's own facts
+    (floating bridge: contract, partner, trick winners, result)."""
     status = 0
     seen = 0
     for entry in read_entries(files):

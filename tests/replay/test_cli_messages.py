@@ -175,3 +175,13 @@ def test_a_game_stopped_after_one_trick_says_one_trick(cli_runner, tmp_path):
     code, out, err = cli_runner("validate", str(path))
     assert code == 1
     assert "play stopped after 1 trick with" in out
+
+
+def test_the_cli_help_names_every_registered_game(cli_runner):
+    from replay.games import get, names
+
+    code, out, err = cli_runner("--help")
+    assert code == 0, err
+    text = " ".join(out.split()).lower()
+    for name in names():
+        assert get(name).title.lower() in text, name
