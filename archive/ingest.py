@@ -156,7 +156,9 @@ class Ingester:
         Files are found as the walk goes (nothing is listed or stat-ed ahead), and at most one
         batch of inputs is held in memory. While the walk goes on, the objects alive when it
         started are kept out of the garbage collector's walks (``gc.freeze``, undone when the
-        walk ends or is stopped; not when the caller has frozen some or turned the collector off).
+        walk ends or is stopped; not when the caller has frozen some or turned the collector off),
+        and the collector waits while each batch is read and judged (it runs as usual whenever
+        this yields).
         """
         # One batch is committed by a writer thread while the next is read and judged: the
         # database's own work (and SQLite's and psycopg's C code) runs beside the judging.
@@ -173,9 +175,25 @@ class Ingester:
         frozen = gc.isenabled() and gc.get_freeze_count() == 0  # not when the caller froze or turned it off
         if frozen:
             gc.freeze()
+        batches = self._batches(paths, stdin)
         try:
-            for batch in self._batches(paths, stdin):
-                self._prepare([i for _, i in batch])
+            while True:
+                # Reading and judging a batch makes hundreds of objects a game that all live
+                # until the batch is judged: automatic collections would walk each of them once
+                # or twice for nothing (they are freed by reference counting, not by the
+                # collector). So the collector waits while a batch is read and judged, and
+                # runs as usual after (and while the writer stores it).
+                paused = frozen and gc.isenabled()
+                if paused:
+                    gc.disable()
+                try:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    self._prepare([i for _, i in batch])
+                finally:
+                    if paused:
+                        gc.enable()
                 if writer is None:
                     self._commit([i for _, i in batch])
                     yield from ((p, i.results) for p, i in batch)

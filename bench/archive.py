@@ -13,7 +13,8 @@ Everything is measured in one run, on the same logs:
    through the real ingest (``Archive.iter_ingest``, what ``game-replay ingest`` runs).
 2. ingest: in a child process (so that its peak memory is its own), the N files into a fresh
    database, and beside it, in this run, the same work without an archive: read each file,
-   judge it and make its replay code (on the first 10,000 files). Wall and CPU rates; the
+   judge it and make its replay code (on the first 10,000 files, just before and just after
+   the ingest: the load of a shared machine moves). Wall and CPU rates; the
    target is ingest >= 0.8 of that. Peak memory (max RSS of the child) at N files beside an
    ingest of N/20 files (SQLite).
 3. bytes per game: the blobs (zstd with the trained dictionary) and the whole database.
@@ -282,17 +283,23 @@ def first_files(folders: list[Path], count: int) -> list[Path]:
     return out
 
 
-def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int, floor: tuple) -> None:
+def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int, floor_limit: int) -> None:
     small_folders = first_files(folders, n // 100) if n >= 1000 else None
     print(f"\n## {backend}")
     full_url = make_url("full")
+    # read + judge + encode alone, just before and just after the ingest, and the two summed:
+    # on a shared machine the load moves, and a baseline measured minutes away measures it
+    before = floor_rate(folders, floor_limit)
     result = ingest(full_url, folders)
+    after = floor_rate(folders, floor_limit)
+    games, f_wall, f_cpu = (before[0] + after[0], before[1] + after[1], before[2] + after[2])
+    print(f"read + judge + encode alone, before / after the ingest: {before[0] / before[1]:,.0f} / "
+          f"{after[0] / after[1]:,.0f} games/s wall, {before[0] / before[2]:,.0f} / {after[0] / after[2]:,.0f} CPU")
     stored = result["counts"].get("stored", 0) + result["counts"].get("stored_with_findings", 0)
-    games, f_wall, f_cpu = floor
     print(f"ingest: {stored:,} games stored ({result['counts']}) in {result['wall']:.0f} s: "
           f"{stored / result['wall']:,.0f} games/s wall, {stored / result['cpu']:,.0f} games/s CPU of the ingest "
           f"process; peak memory {result['maxrss_kb'] / 1024:,.0f} MB")
-    print(f"read + judge + encode alone (first {games:,} files, same run): {games / f_wall:,.0f} games/s wall, "
+    print(f"read + judge + encode alone (first {games // 2:,} files, before and after): {games / f_wall:,.0f} games/s wall, "
           f"{games / f_cpu:,.0f} games/s CPU")
     print(f"ingest / (read + judge + encode): {(stored / result['wall']) / (games / f_wall):.2f} wall, "
           f"{(stored / result['cpu']) / (games / f_cpu):.2f} CPU (target >= 0.8)")
@@ -349,7 +356,7 @@ def main() -> None:
     started = time.perf_counter()
     folders = make_logs(work / "logs", args.games)
     print(f"{args.games:,} log files written in {time.perf_counter() - started:.0f} s")
-    floor = floor_rate(folders, 10_000)
+    floor = 10_000  # files read, judged and coded alone, beside each backend's ingest
     ratios = reading_ratio()
     print("reading: parse_log(text) / json.loads, CPU time, interleaved by 20 logs, median over 9 rounds: "
           + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()) + " (target <= 3)")
