@@ -305,66 +305,8 @@ def parse(data: dict[str, Any], source: str | None = None) -> PartyLog:
 # their own, so the reading validator is their schema validated from the text; anything it does
 # not take is left to full validation (``parse``), which gives the errors.
 
-# The model validators are the costly part of reading a log here (a Python loop over every
-# event, called through pydantic), and so is matching every seat an event names against the
-# seat-name pattern. The reading validator leaves both out: the seats events and the end name
-# are read as plain text and ``_seats_and_caps`` checks, on the built models, what the dropped
-# validators check, mostly in C. A seat an event names must be one of ``players``, whose keys
-# the reading validator still matches against the pattern, so the pattern holds for it too;
-# a log that fails any check is left to full validation, which gives the error.
-
-#: (model, field) of every seat name outside ``players`` and ``hands``
-_SEAT_FIELDS = ((JoinEvent, "seat"), (DeclineEvent, "seat"), (SwapEvent, "seat"), (RoundEvent, "czar"),
-                (AnswerEvent, "seat"), (RevealEvent, "order"), (PickEvent, "seat"), (DrawEvent, "seat"),
-                (LeaveEvent, "seat"), (ChatEvent, "seat"), (End, "winner"))
-
-
-def _without_pattern(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _without_pattern(v) for k, v in node.items() if k not in ("pattern", "metadata")}
-    return node
-
-
-def _reading_validator():
-    fields = {(model, name): _without_pattern(model.__pydantic_core_schema__["schema"]["fields"][name])
-              for model, name in _SEAT_FIELDS}
-    return reading_validator(PartyLog, dropped=(PartyLog._known_seats_and_caps, PartyLog._hand_lengths),
-                             fields=fields)
-
-
-def _seats_and_caps(log: PartyLog) -> bool:
-    """What ``PartyLog._hand_lengths`` and ``_known_seats_and_caps`` check (True: all is well),
-    with one type test per event instead of reading its ``type`` field."""
-    seats = log.players.keys()
-    hands = log.hands
-    if not seats >= hands.keys() or any(len(cards) > MAX_CARDS for cards in hands.values()):
-        return False
-    end = log.end
-    if end is not None and end.winner is not None and end.winner not in seats:
-        return False
-    events = log.events
-    named = set()
-    add = named.add
-    for event in events:
-        kind = type(event)
-        if kind is RoundEvent:
-            add(event.czar)
-        elif kind is RevealEvent:
-            named.update(event.order)
-        else:
-            add(event.seat)  # None for a chat by nobody
-    named.discard(None)
-    if not seats >= named:
-        return False
-    if len(events) > min(MAX_CHAT, MAX_GAME_EVENTS):
-        chats = list(map(type, events)).count(ChatEvent)
-        if chats > MAX_CHAT or len(events) - chats > MAX_GAME_EVENTS:
-            return False
-    return True
-
-
 #: a plain log's JSON text -> its ``PartyLog``, or None: full reading decides
-read_json = TextReader(_reading_validator, _seats_and_caps)
+read_json = TextReader(lambda: reading_validator(PartyLog))
 
 
 def json_schema() -> dict[str, Any]:
