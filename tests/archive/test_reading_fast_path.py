@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
@@ -134,7 +134,7 @@ def test_what_the_fast_path_leaves_gets_full_validation_and_its_errors(change, m
     with pytest.raises(LogFormatError) as direct:
         try:
             GameLog.model_validate(data)
-        except Exception as exc:
+        except ValidationError as exc:
             from replay.games.floating_bridge.log import errors_from_validation
 
             raise LogFormatError(errors_from_validation(exc)) from None

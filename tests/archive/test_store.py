@@ -539,3 +539,37 @@ def test_threads_may_share_one_archive(archive):
     with ThreadPoolExecutor(max_workers=4) as pool:
         raws = list(pool.map(lambda r: archive.get(r.public_id).raw, results))
     assert raws == datas
+
+
+def test_ingest_sets_objects_aside_from_the_garbage_collector_only_while_it_walks(archive, tmp_path):
+    """``iter_ingest`` freezes what is alive when it starts (``gc.freeze``) and gives it back
+    when the walk ends, also when its caller stops early or an error stops it; the collector,
+    paused while a batch is read and judged, is on again whenever the walk yields; a caller's
+    own freeze is left alone."""
+    import gc
+
+    from replay.log import InputPathError
+
+    write_selfplay(tmp_path / "logs", 3)
+    assert gc.get_freeze_count() == 0
+    seen = []
+    for _path, results in archive.iter_ingest([str(tmp_path / "logs")]):
+        seen.append(gc.get_freeze_count())
+        assert gc.isenabled()  # the collector waits only while a batch is read and judged
+        assert [r.status for r in results] == ["stored"]
+    assert len(seen) == 3 and min(seen) > 0  # frozen while it walked
+    assert gc.get_freeze_count() == 0  # and nothing kept frozen after it
+    walk = archive.iter_ingest([str(tmp_path / "logs")])
+    next(walk)
+    walk.close()  # a caller that stops half-way
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    with pytest.raises(InputPathError):  # an error while a batch is read
+        list(archive.iter_ingest([str(tmp_path / "logs"), str(tmp_path / "missing")]))
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert [r.status for _, rs in archive.iter_ingest([str(tmp_path / "logs")]) for r in rs] == ["duplicate"] * 3
+        assert 0 < gc.get_freeze_count() <= frozen  # the caller's freeze is its own (some of it freed since)
+    finally:
+        gc.unfreeze()

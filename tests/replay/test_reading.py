@@ -392,3 +392,41 @@ def test_a_number_too_long_for_python_is_an_error_not_a_crash():
     assert str(entry.error) == message
     [first, second] = read_logs((base_logs("uno-lite")[0] + "\n" + text).encode(), "big.jsonl")
     assert first.ok and str(second.error) == message
+
+
+def _party_change(change) -> str:
+    data = json.loads(base_logs("party-cards")[0])
+    change(data)
+    return json.dumps(data)
+
+
+def _party_event(data: dict, kind: str) -> dict:
+    return next(e for e in data["events"] if e["type"] == kind)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: _party_event(d, "answer").update(seat="p9"), "is not a seat of this game"),
+    (lambda d: _party_event(d, "answer").update(seat="p 1"), "is not a seat name (no spaces)"),
+    (lambda d: _party_event(d, "answer").update(seat="p" * 65), "at most 64 characters"),
+    (lambda d: _party_event(d, "round").update(czar="nobody"), "czar: 'nobody' is not a seat of this game"),
+    (lambda d: _party_event(d, "reveal")["order"].append("ghost"), "'ghost' is not a seat of this game"),
+    (lambda d: d["events"].append({"type": "chat", "seat": "ghost", "text": "hi"}), "'ghost' is not a seat"),
+    (lambda d: d["end"].update(winner="ghost"), "end.winner: 'ghost' is not a seat of this game"),
+    (lambda d: d["hands"].update(ghost=[]), "hands.ghost: 'ghost' is not a seat of this game"),
+    (lambda d: d["hands"]["p1"].extend({"id": f"x{i}", "text": "t"} for i in range(200)), "at most 200 are allowed"),
+    (lambda d: d["events"].extend([{"type": "chat", "text": "hi"}] * 2001), "chat events: at most 2000 are allowed"),
+])
+def test_party_cards_checks_left_out_of_the_one_pass_reading_are_left_to_full_reading(change, message):
+    """The seats events name and the caps are checked on the models the one-pass reading built
+    (not by the model validators); a log that fails one is refused with full reading's words."""
+    text = _party_change(change)
+    assert read_text(text) is None
+    check_text(text)
+    assert message in str(outcome(parse_log, text))
+
+
+def test_party_cards_chat_by_nobody_and_extra_seat_fields_are_read_in_one_pass():
+    def change(data):
+        data["events"].append({"type": "chat", "seat": None, "text": "hi"})
+        _party_event(data, "round")["seat"] = "not-a-seat-but-an-extra"  # an extra field, not a seat
+    assert check_text(_party_change(change)) is not None
