@@ -704,9 +704,12 @@ static int search(Ctx *c, int target, u64 *rel) {
     int n = gen_moves(c, p, moves);
     int result = maxi ? 0 : 1;
     u64 allrel = 0;
+    /* cards of a suit below skip[s] play like a card already tried (see below) */
+    int skip[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         int card = moves[i].card;
         u64 bit = 1ULL << card;
+        if (card < skip[card / 13]) continue;
         int old_broken = c->broken;
         c->hand[p] &= ~bit;
         c->tcard[len] = card;
@@ -749,6 +752,16 @@ static int search(Ctx *c, int target, u64 *rel) {
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
+        /* The answer after this card depends on no rank of its suit at or below it: every
+           card of the suit below its lowest relevant card counts by number only, so another
+           card of p's in that suit below that card (swapping the two changes nothing above
+           it) gives the same answer, and need not be tried. */
+        {
+            int s = card / 13;
+            u64 r_s = crel & SUITMASK[s];
+            int t = r_s ? lowbit(r_s) : 13 * s + 13;
+            if (card < t && t > skip[s]) skip[s] = t;
+        }
     }
     *rel = allrel;
     if (len == 0) {
@@ -769,7 +782,7 @@ static int exact(Ctx *c, int guess) {
         if (probe > hi) probe = hi;
         u64 rel;
         int r_ = search(c, probe, &rel);
-        TRACE("  probe %d -> %d\n", probe, r_);
+        TRACE("  probe %d -> %d (nodes so far %lld)\n", probe, r_, c->nodes);
         /* values move little from the guess: step by one, up after a success, down after a failure */
         if (r_) { lo = probe; probe = probe + 1; } else { hi = probe - 1; probe = probe - 1; }
     }
