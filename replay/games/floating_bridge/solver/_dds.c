@@ -110,6 +110,7 @@ static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
+    if (!pool_used && !agg_used) return; /* already empty */
     STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
     for (size_t i = 0; i < agg_slots; i++) agg[i].flags = 0;
     pool_used = 0;
@@ -303,12 +304,14 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     u64 out = 0;
     for (int s = 0; s < 4; s++) {
-        u64 rem = all & SUITMASK[s];
-        for (int i = 0; i < depth[s] && rem; i++) {
-            int t = highbit(rem);
-            rem &= ~(1ULL << t);
-            out |= 1ULL << t;
-        }
+        int d = depth[s];
+        if (!d) continue;
+        uint32_t rem = (uint32_t)((all >> (13 * s)) & 0x1fff);
+        uint32_t r = rev13[rem];             /* the ace at bit 0 */
+        for (int i = 1; i < d && r; i++) r &= r - 1;
+        if (!r) { out |= (u64)rem << (13 * s); continue; }
+        int lowest = 12 - lowbit(r);         /* rank of the d-th card from the top */
+        out |= (u64)(rem & ~((1u << lowest) - 1)) << (13 * s);
     }
     return out;
 }
@@ -348,11 +351,19 @@ static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *resul
 
 /* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
  * cards it depends on. */
+/* SPREAD4[m]: two bits for each suit in the 4-bit set m */
+static const uint16_t SPREAD4[16] = {0x00, 0x03, 0x0c, 0x0f, 0x30, 0x33, 0x3c, 0x3f,
+                                     0xc0, 0xc3, 0xcc, 0xcf, 0xf0, 0xf3, 0xfc, 0xff};
+
 static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
     const Agg *dir = agg_find(k, 0, 0);
     if (!dir) return 0;
-    for (int m = 0; m < 16; m++)
-        if ((dir->head >> m) & 1 && scan(c, agg_find(k, sub_of(k, m), 0), k, target, result, rel)) return 1;
+    /* the holder of each suit's top card, two bits a suit: sub_of() for every m at once */
+    int tops = (int)((k->own[0] & 3) | ((k->own[1] & 3) << 2) | ((k->own[2] & 3) << 4) | ((k->own[3] & 3) << 6));
+    for (uint32_t used = (uint32_t)dir->head & 0xffff; used; used &= used - 1) {
+        int m = __builtin_ctz(used);
+        if (scan(c, agg_find(k, 0x1000 | (m << 8) | (tops & SPREAD4[m]), 0), k, target, result, rel)) return 1;
+    }
     return 0;
 }
 
