@@ -574,10 +574,11 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
     int trump = c->trump;
     int len = c->len;
     int led = len ? c->tcard[0] / 13 : -1;
-    int wi = 0, wcard = -1, wseat = -1, partner_winning = 0;
+    int wi = 0, wcard = -1, wsuit = -1, wseat = -1, partner_winning = 0;
     if (len) {
         wi = winning_index(c->tcard, len, trump);
         wcard = c->tcard[wi];
+        wsuit = wcard / 13;
         wseat = (c->leader + wi) & 3;
         partner_winning = c->side[wseat] == c->side[p];
     }
@@ -621,7 +622,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 rest &= ~(1ULL << nx);
             }
             cards = rest;
-            int rank_hi = top % 13, rank_lo = low % 13;
+            int base = 13 * s, rank_hi = top - base, rank_lo = low - base;
             int score, card;
             if (!len) {
                 /* leading */
@@ -631,28 +632,30 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 else {
                     /* who holds the top of the suit: a partner's winner is a good lead */
                     if ((mates >> highbit(all & SUITMASK[s])) & 1) {
-                        score = 800 - rank_lo; card = low;
+                        /* to a partner's winner, from a long suit first */
+                        score = 800 - rank_lo + 8 * popc(h & SUITMASK[s]); card = low;
                     } else {
-                        score = 400 - rank_lo - 3 * popc(h & SUITMASK[s]); card = low;
+                        /* low from the shortest suit first */
+                        score = 400 - rank_lo - 15 * popc(h & SUITMASK[s]); card = low;
                         if (s == trump) score -= 100;
                     }
                 }
             } else {
                 int beats;
-                if (top / 13 == wcard / 13) beats = top > wcard;
-                else beats = (top / 13 == trump);
+                if (s == wsuit) beats = top > wcard;
+                else beats = (s == trump);
                 if (partner_winning && winner_safe) {
                     score = 500 - rank_lo; card = low;
                     if (s != led && s == trump) score -= 200; /* do not ruff partner's trick */
                 } else if (beats) {
                     /* win as cheaply as possible: the lowest card of the run still wins */
                     int lowbeats;
-                    if (low / 13 == wcard / 13) lowbeats = low > wcard;
-                    else lowbeats = (low / 13 == trump);
+                    if (s == wsuit) lowbeats = low > wcard;
+                    else lowbeats = (s == trump);
                     card = lowbeats ? low : top;
-                    if (len == 3 || (runs_seen == 0 && stop > 0)) score = 900 - card % 13;
-                    else if (len == 1) score = 300 + card % 13; /* second hand: unsure wins later */
-                    else score = 700 - card % 13;
+                    if (len == 3 || (runs_seen == 0 && stop > 0)) score = 900 - (card - base);
+                    else if (len == 1) score = 300 - (card - base); /* second hand: the cheapest win */
+                    else score = 700 - (card - base);
                     if (s != led) score -= 50; /* a ruff */
                 } else {
                     score = 200 - rank_lo; card = low;
