@@ -25,10 +25,14 @@
  *     lower bound for the side on lead), checked before any move is tried;
  *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
  *     whoever leads, which bounds both sides' tricks;
- *   - move ordering (cash winners, second hand low, win cheaply, ruff low, discard low);
+ *   - move ordering (cash winners, lead to a partner's winner, else low from the shortest
+ *     suit, win cheaply in every seat, ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
  *     but cards of the same hand or cards gone in earlier tricks are one move, and so are
- *     cards with cards of the trick under way between them when neither beats it so far.
+ *     cards with cards of the trick under way between them when neither beats it so far;
+ *   - equivalence learnt from the search: once a card has been tried without a cut-off,
+ *     the same hand's cards of that suit below the lowest relevant card of its answer are
+ *     not tried (they give the same answer).
  *
  * Counters of nodes, table probes and hits by tricks left, and a trace of the root probes,
  * are compiled in with CFLAGS=-DSOLVER_STATS (see SOLVER_STATS below).
