@@ -522,20 +522,39 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
     return n > left ? left : n;
 }
 
-/* Tricks a side takes for sure with its top trumps: the highest trump still out wins the
- * trick it is played to, and every card is played by the last trick, so a seat holding the
- * k highest trumps wins at least k tricks (two seats of one side could spend theirs on one
- * trick, so only the best single seat counts). */
+/* Tricks a side takes for sure with one seat's trumps: a trump loses only to a higher trump
+ * played to the same trick, and each card of the other side's can beat at most one of the
+ * seat's trumps (one card a trick from each seat), while every card is played by the last
+ * trick. So, walking the trumps still out from the top, a trump of the seat survives unless
+ * an opposing trump above it is still unused to beat it: the survivors are sure tricks (two
+ * seats of one side could spend theirs on one trick, so only the best single seat counts).
+ * With the seat's top trumps alone this is the top run. The answer depends on the trumps
+ * from the top down to the last survivor counted. */
 static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
     if (c->trump < 0) return 0;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 opp = 0;
+    for (int q = 0; q < 4; q++)
+        if (c->side[q] != side) opp |= c->hand[q];
     int best = 0;
     u64 bestcards = 0;
     for (int q = 0; q < 4; q++) {
         if (c->side[q] != side) continue;
-        u64 cards = 0;
-        int n = top_run_cards(c, q, c->trump, all, &cards);
-        if (n > best) { best = n; bestcards = cards; }
+        u64 mine = c->hand[q] & SUITMASK[c->trump];
+        if (!mine) continue;
+        u64 rest = all & SUITMASK[c->trump];
+        int killers = 0, alive = 0;
+        while (rest && mine) {
+            int top = highbit(rest);
+            u64 bit = 1ULL << top;
+            rest &= ~bit;
+            if (opp & bit) killers++;
+            else if (mine & bit) {
+                mine &= ~bit;
+                if (killers) killers--;
+                else if (++alive > best) { best = alive; bestcards = (all & SUITMASK[c->trump]) & ~(bit - 1); }
+            }
+        }
     }
     *rel |= bestcards;
     return best;
