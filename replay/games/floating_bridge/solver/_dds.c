@@ -468,6 +468,19 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
             if (len < cap[s]) cap[s] = len;
         }
     }
+    /* drawing trumps: when L may lead trumps and its top trumps outnumber every opponent's
+       trumps, L cashes them first (its partners cannot overtake them) and nobody can ruff
+       afterwards; the count depends on those top trumps, which are counted below anyway */
+    if (c->trump >= 0 && cap[c->trump]) {
+        int most = 0;
+        for (int q = 0; q < 4; q++) {
+            if (c->side[q] == c->side[L]) continue;
+            int lq = popc(c->hand[q] & SUITMASK[c->trump]);
+            if (lq > most) most = lq;
+        }
+        if (most && top_run(c, L, c->trump, all) >= most)
+            for (int s = 0; s < 4; s++) cap[s] = 13;
+    }
     int n = 0;
     u64 lrel = 0;
     for (int s = 0; s < 4; s++) {
