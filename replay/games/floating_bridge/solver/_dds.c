@@ -573,6 +573,31 @@ static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
     return best;
 }
 
+/* Does the side not on lead surely win the trick about to start? It does when, in every
+ * suit the leader may lead, the top card still out is the other side's (its holder follows
+ * with it) and no partner of the leader could ruff it (void in the suit, holding a trump).
+ * *rel gets those top cards. */
+static int other_side_takes_trick(const Ctx *c, u64 *rel) {
+    int L = c->leader;
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 legal = legal_mask(c, L), tops = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(legal & SUITMASK[s])) continue;
+        int top = highbit(all & SUITMASK[s]);
+        int h = 0;
+        while (!((c->hand[h] >> top) & 1)) h++;
+        if (c->side[h] == c->side[L]) return 0;
+        if (c->trump >= 0 && s != c->trump)
+            for (int q = 0; q < 4; q++)
+                if (q != L && c->side[q] == c->side[L] && !(c->hand[q] & SUITMASK[s]) &&
+                    (c->hand[q] & SUITMASK[c->trump]))
+                    return 0;
+        tops |= 1ULL << top;
+    }
+    *rel |= tops;
+    return 1;
+}
+
 /* ---------------------------------------------------------------- move generation */
 
 typedef struct { int card; int score; } Move;
@@ -743,6 +768,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         int t1 = sure_trump_tricks(c, ls, &trel);
         if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
         int other_lb = sure_trump_tricks(c, !ls, &orel);
+        if (!other_lb) { u64 wrel = 0; if (other_side_takes_trick(c, &wrel)) { other_lb = 1; orel = wrel; } }
         int blb = ls ? lead_lb : other_lb;
         int bub = left - (ls ? other_lb : lead_lb);
         u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
