@@ -23,8 +23,12 @@
  *     of a suit counted while every trump-holding opponent must follow, small cards once
  *     the other side is out of the suit, and a partner's winners reached by an entry (a
  *     lower bound for the side on lead), checked before any move is tried;
- *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
- *     whoever leads, which bounds both sides' tricks;
+ *   - later-trick bounds: a seat's trumps that no higher opposing trump is left to beat
+ *     win a trick each, whoever leads (its top trumps, and more: K-Q-J against the ace
+ *     alone are two), which bounds both sides' tricks; quick tricks count the side suits
+ *     as unruffable once the leader's top trumps draw every opponent's; and the side not on
+ *     lead takes the coming trick when it holds the top of every suit the leader may lead
+ *     and no partner of the leader can ruff;
  *   - move ordering (cash winners, lead to a partner's winner, else low from the shortest
  *     suit, win cheaply in every seat, ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
