@@ -23,15 +23,23 @@
  *     of a suit counted while every trump-holding opponent must follow, small cards once
  *     the other side is out of the suit, and a partner's winners reached by an entry (a
  *     lower bound for the side on lead), checked before any move is tried;
- *   - later-trick bounds: a seat holding the top trumps wins a trick with each of them,
- *     whoever leads, which bounds both sides' tricks;
- *   - move ordering (cash winners, second hand low, win cheaply, ruff low, discard low);
+ *   - later-trick bounds: a seat's trumps that no higher opposing trump is left to beat
+ *     win a trick each, whoever leads (its top trumps, and more: K-Q-J against the ace
+ *     alone are two), which bounds both sides' tricks; quick tricks count the side suits
+ *     as unruffable once the leader's top trumps draw every opponent's; and the side not on
+ *     lead takes the coming trick when it holds the top of every suit the leader may lead
+ *     and no partner of the leader can ruff;
+ *   - move ordering (cash winners, lead to a partner's winner, else low from the shortest
+ *     suit, win cheaply in every seat, ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
  *     but cards of the same hand or cards gone in earlier tricks are one move, and so are
- *     cards with cards of the trick under way between them when neither beats it so far.
+ *     cards with cards of the trick under way between them when neither beats it so far;
+ *   - equivalence learnt from the search: once a card has been tried without a cut-off,
+ *     the same hand's cards of that suit below the lowest relevant card of its answer are
+ *     not tried (they give the same answer).
  *
  * Counters of nodes, table probes and hits by tricks left, and a trace of the root probes,
- * are compiled in with CFLAGS=-DSOLVER_STATS (see SOLVER_STATS below).
+ * are compiled in with CFLAGS="-O3 -DSOLVER_STATS" (see SOLVER_STATS below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -42,7 +50,9 @@
 typedef uint64_t u64;
 
 /* Profiling counters and a trace of the root probes, compiled in only when asked:
- * CFLAGS=-DSOLVER_STATS python setup.py build_ext --inplace */
+ * CFLAGS="-O3 -DSOLVER_STATS" python setup.py build_ext --inplace --force
+ * (CFLAGS replaces the default flags, -O3 among them, so it must be given again; --force
+ * because the build does not notice a change of flags). Rebuild without the flag after. */
 #ifdef SOLVER_STATS
 #include <stdio.h>
 static long long st_nodes[14][4], st_probe[14], st_hit[14], st_qt[14], st_cut[14][14], st_scan, st_clears, st_blocks;
@@ -110,6 +120,7 @@ static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
+    if (!pool_used && !agg_used) return; /* already empty */
     STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
     for (size_t i = 0; i < agg_slots; i++) agg[i].flags = 0;
     pool_used = 0;
@@ -303,12 +314,14 @@ static u64 depth_cards(const Ctx *c, const uint8_t *depth) {
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
     u64 out = 0;
     for (int s = 0; s < 4; s++) {
-        u64 rem = all & SUITMASK[s];
-        for (int i = 0; i < depth[s] && rem; i++) {
-            int t = highbit(rem);
-            rem &= ~(1ULL << t);
-            out |= 1ULL << t;
-        }
+        int d = depth[s];
+        if (!d) continue;
+        uint32_t rem = (uint32_t)((all >> (13 * s)) & 0x1fff);
+        uint32_t r = rev13[rem];             /* the ace at bit 0 */
+        for (int i = 1; i < d && r; i++) r &= r - 1;
+        if (!r) { out |= (u64)rem << (13 * s); continue; }
+        int lowest = 12 - lowbit(r);         /* rank of the d-th card from the top */
+        out |= (u64)(rem & ~((1u << lowest) - 1)) << (13 * s);
     }
     return out;
 }
@@ -348,11 +361,19 @@ static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *resul
 
 /* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
  * cards it depends on. */
+/* SPREAD4[m]: two bits for each suit in the 4-bit set m */
+static const uint16_t SPREAD4[16] = {0x00, 0x03, 0x0c, 0x0f, 0x30, 0x33, 0x3c, 0x3f,
+                                     0xc0, 0xc3, 0xcc, 0xcf, 0xf0, 0xf3, 0xfc, 0xff};
+
 static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
     const Agg *dir = agg_find(k, 0, 0);
     if (!dir) return 0;
-    for (int m = 0; m < 16; m++)
-        if ((dir->head >> m) & 1 && scan(c, agg_find(k, sub_of(k, m), 0), k, target, result, rel)) return 1;
+    /* the holder of each suit's top card, two bits a suit: sub_of() for every m at once */
+    int tops = (int)((k->own[0] & 3) | ((k->own[1] & 3) << 2) | ((k->own[2] & 3) << 4) | ((k->own[3] & 3) << 6));
+    for (uint32_t used = (uint32_t)dir->head & 0xffff; used; used &= used - 1) {
+        int m = __builtin_ctz(used);
+        if (scan(c, agg_find(k, 0x1000 | (m << 8) | (tops & SPREAD4[m]), 0), k, target, result, rel)) return 1;
+    }
     return 0;
 }
 
@@ -451,6 +472,19 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
             if (len < cap[s]) cap[s] = len;
         }
     }
+    /* drawing trumps: when L may lead trumps and its top trumps outnumber every opponent's
+       trumps, L cashes them first (its partners cannot overtake them) and nobody can ruff
+       afterwards; the count depends on those top trumps, which are counted below anyway */
+    if (c->trump >= 0 && cap[c->trump]) {
+        int most = 0;
+        for (int q = 0; q < 4; q++) {
+            if (c->side[q] == c->side[L]) continue;
+            int lq = popc(c->hand[q] & SUITMASK[c->trump]);
+            if (lq > most) most = lq;
+        }
+        if (most && top_run(c, L, c->trump, all) >= most)
+            for (int s = 0; s < 4; s++) cap[s] = 13;
+    }
     int n = 0;
     u64 lrel = 0;
     for (int s = 0; s < 4; s++) {
@@ -505,23 +539,67 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
     return n > left ? left : n;
 }
 
-/* Tricks a side takes for sure with its top trumps: the highest trump still out wins the
- * trick it is played to, and every card is played by the last trick, so a seat holding the
- * k highest trumps wins at least k tricks (two seats of one side could spend theirs on one
- * trick, so only the best single seat counts). */
+/* Tricks a side takes for sure with one seat's trumps: a trump loses only to a higher trump
+ * played to the same trick, and each card of the other side's can beat at most one of the
+ * seat's trumps (one card a trick from each seat), while every card is played by the last
+ * trick. So, walking the trumps still out from the top, a trump of the seat survives unless
+ * an opposing trump above it is still unused to beat it: the survivors are sure tricks (two
+ * seats of one side could spend theirs on one trick, so only the best single seat counts).
+ * With the seat's top trumps alone this is the top run. The answer depends on the trumps
+ * from the top down to the last survivor counted. */
 static int sure_trump_tricks(const Ctx *c, int side, u64 *rel) {
     if (c->trump < 0) return 0;
     u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 opp = 0;
+    for (int q = 0; q < 4; q++)
+        if (c->side[q] != side) opp |= c->hand[q];
     int best = 0;
     u64 bestcards = 0;
     for (int q = 0; q < 4; q++) {
         if (c->side[q] != side) continue;
-        u64 cards = 0;
-        int n = top_run_cards(c, q, c->trump, all, &cards);
-        if (n > best) { best = n; bestcards = cards; }
+        u64 mine = c->hand[q] & SUITMASK[c->trump];
+        if (!mine) continue;
+        u64 rest = all & SUITMASK[c->trump];
+        int killers = 0, alive = 0;
+        while (rest && mine) {
+            int top = highbit(rest);
+            u64 bit = 1ULL << top;
+            rest &= ~bit;
+            if (opp & bit) killers++;
+            else if (mine & bit) {
+                mine &= ~bit;
+                if (killers) killers--;
+                else if (++alive > best) { best = alive; bestcards = (all & SUITMASK[c->trump]) & ~(bit - 1); }
+            }
+        }
     }
     *rel |= bestcards;
     return best;
+}
+
+/* Does the side not on lead surely win the trick about to start? It does when, in every
+ * suit the leader may lead, the top card still out is the other side's (its holder follows
+ * with it) and no partner of the leader could ruff it (void in the suit, holding a trump).
+ * *rel gets those top cards. */
+static int other_side_takes_trick(const Ctx *c, u64 *rel) {
+    int L = c->leader;
+    u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+    u64 legal = legal_mask(c, L), tops = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(legal & SUITMASK[s])) continue;
+        int top = highbit(all & SUITMASK[s]);
+        int h = 0;
+        while (!((c->hand[h] >> top) & 1)) h++;
+        if (c->side[h] == c->side[L]) return 0;
+        if (c->trump >= 0 && s != c->trump)
+            for (int q = 0; q < 4; q++)
+                if (q != L && c->side[q] == c->side[L] && !(c->hand[q] & SUITMASK[s]) &&
+                    (c->hand[q] & SUITMASK[c->trump]))
+                    return 0;
+        tops |= 1ULL << top;
+    }
+    *rel |= tops;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- move generation */
@@ -563,10 +641,11 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
     int trump = c->trump;
     int len = c->len;
     int led = len ? c->tcard[0] / 13 : -1;
-    int wi = 0, wcard = -1, wseat = -1, partner_winning = 0;
+    int wi = 0, wcard = -1, wsuit = -1, wseat = -1, partner_winning = 0;
     if (len) {
         wi = winning_index(c->tcard, len, trump);
         wcard = c->tcard[wi];
+        wsuit = wcard / 13;
         wseat = (c->leader + wi) & 3;
         partner_winning = c->side[wseat] == c->side[p];
     }
@@ -610,7 +689,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 rest &= ~(1ULL << nx);
             }
             cards = rest;
-            int rank_hi = top % 13, rank_lo = low % 13;
+            int base = 13 * s, rank_hi = top - base, rank_lo = low - base;
             int score, card;
             if (!len) {
                 /* leading */
@@ -620,28 +699,30 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 else {
                     /* who holds the top of the suit: a partner's winner is a good lead */
                     if ((mates >> highbit(all & SUITMASK[s])) & 1) {
-                        score = 800 - rank_lo; card = low;
+                        /* to a partner's winner, from a long suit first */
+                        score = 800 - rank_lo + 8 * popc(h & SUITMASK[s]); card = low;
                     } else {
-                        score = 400 - rank_lo - 3 * popc(h & SUITMASK[s]); card = low;
+                        /* low from the shortest suit first */
+                        score = 400 - rank_lo - 15 * popc(h & SUITMASK[s]); card = low;
                         if (s == trump) score -= 100;
                     }
                 }
             } else {
                 int beats;
-                if (top / 13 == wcard / 13) beats = top > wcard;
-                else beats = (top / 13 == trump);
+                if (s == wsuit) beats = top > wcard;
+                else beats = (s == trump);
                 if (partner_winning && winner_safe) {
                     score = 500 - rank_lo; card = low;
                     if (s != led && s == trump) score -= 200; /* do not ruff partner's trick */
                 } else if (beats) {
                     /* win as cheaply as possible: the lowest card of the run still wins */
                     int lowbeats;
-                    if (low / 13 == wcard / 13) lowbeats = low > wcard;
-                    else lowbeats = (low / 13 == trump);
+                    if (s == wsuit) lowbeats = low > wcard;
+                    else lowbeats = (s == trump);
                     card = lowbeats ? low : top;
-                    if (len == 3 || (runs_seen == 0 && stop > 0)) score = 900 - card % 13;
-                    else if (len == 1) score = 300 + card % 13; /* second hand: unsure wins later */
-                    else score = 700 - card % 13;
+                    if (len == 3 || (runs_seen == 0 && stop > 0)) score = 900 - (card - base);
+                    else if (len == 1) score = 300 - (card - base); /* second hand: the cheapest win */
+                    else score = 700 - (card - base);
                     if (s != led) score -= 50; /* a ruff */
                 } else {
                     score = 200 - rank_lo; card = low;
@@ -691,6 +772,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         int t1 = sure_trump_tricks(c, ls, &trel);
         if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
         int other_lb = sure_trump_tricks(c, !ls, &orel);
+        if (!other_lb) { u64 wrel = 0; if (other_side_takes_trick(c, &wrel)) { other_lb = 1; orel = wrel; } }
         int blb = ls ? lead_lb : other_lb;
         int bub = left - (ls ? other_lb : lead_lb);
         u64 lbr = ls ? qrel : orel, ubr = ls ? orel : qrel;
@@ -704,9 +786,12 @@ static int search(Ctx *c, int target, u64 *rel) {
     int n = gen_moves(c, p, moves);
     int result = maxi ? 0 : 1;
     u64 allrel = 0;
+    /* cards of a suit below skip[s] play like a card already tried (see below) */
+    int skip[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         int card = moves[i].card;
         u64 bit = 1ULL << card;
+        if (card < skip[card / 13]) continue;
         int old_broken = c->broken;
         c->hand[p] &= ~bit;
         c->tcard[len] = card;
@@ -749,6 +834,16 @@ static int search(Ctx *c, int target, u64 *rel) {
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
+        /* The answer after this card depends on no rank of its suit at or below it: every
+           card of the suit below its lowest relevant card counts by number only, so another
+           card of p's in that suit below that card (swapping the two changes nothing above
+           it) gives the same answer, and need not be tried. */
+        {
+            int s = card / 13;
+            u64 r_s = crel & SUITMASK[s];
+            int t = r_s ? lowbit(r_s) : 13 * s + 13;
+            if (card < t && t > skip[s]) skip[s] = t;
+        }
     }
     *rel = allrel;
     if (len == 0) {
@@ -769,7 +864,7 @@ static int exact(Ctx *c, int guess) {
         if (probe > hi) probe = hi;
         u64 rel;
         int r_ = search(c, probe, &rel);
-        TRACE("  probe %d -> %d\n", probe, r_);
+        TRACE("  probe %d -> %d (nodes so far %lld)\n", probe, r_, c->nodes);
         /* values move little from the guess: step by one, up after a success, down after a failure */
         if (r_) { lo = probe; probe = probe + 1; } else { hi = probe - 1; probe = probe - 1; }
     }
