@@ -241,16 +241,17 @@ class Game:
 
     def push_call(self, seat: int, call: int, step: int = 0) -> list[Finding]:
         """A call (bid or pass) by ``seat``."""
-        name = SEATS[seat].full_name
         if self.phase != AUCTION:
             return self._wrong_phase(step, seat, f"calls {Call(call)}") or self._fatal(
-                step, "wrong_phase", seat, f"{name} calls {Call(call)}, but the auction is over")
+                step, "wrong_phase", seat,
+                f"{SEATS[seat].full_name} calls {Call(call)}, but the auction is over")
         if seat != self.to_act:
             return self._fatal(step, "out_of_turn", seat,
-                               f"{name} calls {Call(call)} out of turn: it is {self.to_act.full_name}'s turn to call")
+                               f"{SEATS[seat].full_name} calls {Call(call)} out of turn: "
+                               f"it is {self.to_act.full_name}'s turn to call")
         if call != PASS_VALUE and self.highest_bid is not None and call <= self.highest_bid:
             return self._fatal(step, "insufficient_bid", seat,
-                               f"{name} bids {Call(call)}, not higher than {self.highest_bid}")
+                               f"{SEATS[seat].full_name} bids {Call(call)}, not higher than {self.highest_bid}")
         self.calls.append((SEATS[seat], CALLS[call]))
         if call == PASS_VALUE:
             self.passes += 1
@@ -300,18 +301,20 @@ class Game:
 
     def push_play(self, seat: int, card: int, step: int = 0) -> list[Finding]:
         """``seat`` plays ``card`` to the current trick."""
-        name = SEATS[seat].full_name
         if self.phase != PLAY:
+            name = SEATS[seat].full_name
             return self._wrong_phase(step, seat, f"plays {Card(card)}") or self._fatal(
                 step, "wrong_phase", seat,
                 f"{name} plays {Card(card)} " +
                 ("during the auction" if self.phase == AUCTION else "before the partner card was called"))
         if seat != self.to_act:
             return self._fatal(step, "out_of_turn", seat,
-                               f"{name} plays {Card(card)} out of turn: it is {self.to_act.full_name}'s turn")
+                               f"{SEATS[seat].full_name} plays {Card(card)} out of turn: "
+                               f"it is {self.to_act.full_name}'s turn")
         bit = 1 << card
         hand = self.hands[seat]
         if not hand & bit:
+            name = SEATS[seat].full_name
             if self.played & bit:
                 return self._fatal(step, "card_played_twice", seat,
                                    f"{name} plays {Card(card)}, which was already played")

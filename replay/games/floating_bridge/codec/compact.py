@@ -523,18 +523,22 @@ def _get_rules(r: DigitReader, wash_radix: int = WASH_RADIX) -> Rules:
 
 
 def _get_deal(r: DigitReader) -> list[list[Card]]:
-    remaining = list(range(52))
+    remaining = list(CARDS)
     hands: list[list[Card]] = []
     for seat in range(3):
-        positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, len(remaining))
-        hands.append([CARDS[remaining[p]] for p in positions])
-        chosen = set(positions)
-        remaining = [c for i, c in enumerate(remaining) if i not in chosen]
-    hands.append([CARDS[c] for c in remaining])
+        positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, 52 - 13 * seat)
+        hands.append([remaining[p] for p in positions])
+        for p in reversed(positions):  # positions are sorted: later indices go first
+            del remaining[p]
+    hands.append(remaining)
     return hands
 
 
 _EVENT_CACHE: dict[tuple[str, int, int], Any] = {}
+#: The play and trick events by ``seat * 52 + card`` and by winner, filled as the decoder
+#: meets them (the same objects as ``_event`` gives; a list lookup instead of a tuple key).
+_PLAY_EVENTS: list[Any] = [None] * 208
+_TRICK_EVENTS: list[Any] = [None] * 4
 
 
 def _event(kind: str, seat: int, value: int) -> Any:
@@ -639,20 +643,36 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
             game.push_call(seat, call)
             seat = (seat + 1) & 3
         game.push_partner(declarer, partner)
-        get = r.get
+        # the reader's digits are taken inline (``DigitReader.get``: a radix of 1 reads 0)
+        value = r.value
         append = events.append
         legal_mask = game.legal_mask
         play_card = game.play_card
         winners = game.trick_winners
+        play_events = _PLAY_EVENTS
+        trick_events = _TRICK_EVENTS
         while game.phase == PLAY and done < limit:
             seat = game.to_act
             legal = legal_mask(seat)
-            card = _select(legal, get(legal.bit_count()))
+            count = legal.bit_count()
+            if count > 1:
+                value, index = divmod(value, count)
+                for _ in range(index):  # the index-th lowest legal card (``_select``)
+                    legal &= legal - 1
+            card = (legal & -legal).bit_length() - 1
             play_card(seat, card)
-            append(_event("play", seat, card))
+            event = play_events[seat * 52 + card]
+            if event is None:
+                event = play_events[seat * 52 + card] = _event("play", seat, card)
+            append(event)
             done += 1
             if game.pending_announcement:
-                append(_event("trick", winners[-1], 0))
+                winner = winners[-1]
+                event = trick_events[winner]
+                if event is None:
+                    event = trick_events[winner] = _event("trick", winner, 0)
+                append(event)
+        r.value = value
         finished = game.phase == OVER
     if stop_after is None:
         if not finished:  # cannot happen: a natural game always runs to its end
