@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Card, hand_points
+from ..cards import CARDS, CALLS, FULL_DECK_MASK, PASS_VALUE, SEATS, Card, hand_points
 from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
 from ..log import (
     FORMAT,
@@ -38,6 +38,7 @@ from ..log import (
 )
 from ..rules import PRESETS, Rules
 from replay.codec.errors import CodeError
+from replay.log import _model
 from replay.codec.intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -558,19 +559,37 @@ def _event(kind: str, seat: int, value: int) -> Any:
     return event
 
 
+#: The fields a decoded log sets, as ``GameLog.model_construct`` of them would record them.
+_LOG_FIELDS_SET = frozenset(("format", "game_id", "started_at", "players", "meta", "rules", "first_bidder",
+                             "hands", "events", "end"))
+_HAND_FIELDS_SET = frozenset("NESW")
+#: The ``End`` of each reason, made once and shared (frozen, as the events are).
+_ENDS: dict[str, Any] = {}
+
+
 def _make_log(rules: Rules, first_bidder: int, hands, events: list, end: str | None) -> GameLog:
-    return GameLog.model_construct(
-        format=FORMAT,
-        game_id=None,
-        started_at=None,
-        players={},
-        meta={},
-        rules=rules,
-        first_bidder=SEATS[first_bidder],
-        hands=Hands.model_construct(N=hands[0], E=hands[1], S=hands[2], W=hands[3]),
-        events=events,
-        end=None if end is None else End.model_construct(reason=end),
-    )
+    """The log, built as ``GameLog.model_construct(...)`` builds it (the same fields in the same
+    order, the same fields set, no extras; a test checks they are equal in every part), with
+    the core's model helper: ``model_construct`` looks up every field's aliases and defaults."""
+    if end is not None:
+        shared = _ENDS.get(end)
+        if shared is None:
+            shared = _ENDS[end] = _model(End, {"reason": end, "t": None}, {"reason"}, {})
+        end = shared
+    return _model(GameLog, {
+        "format": FORMAT,
+        "notation": "standard",
+        "game_id": None,
+        "started_at": None,
+        "rules": rules,
+        "players": {},
+        "first_bidder": SEATS[first_bidder],
+        "hands": _model(Hands, {"N": hands[0], "E": hands[1], "S": hands[2], "W": hands[3]},
+                        set(_HAND_FIELDS_SET), None),
+        "events": events,
+        "end": end,
+        "meta": {},
+    }, set(_LOG_FIELDS_SET), {})
 
 
 def _decode_clean(r: DigitReader, kind: int) -> GameLog:
@@ -626,21 +645,20 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
     limit = 10_000 if stop_after is None else stop_after
     finished = k == 0 and done == 4
     if k and done < limit:
-        contract = bids[-1]
         declarer = (first_bidder + last_bid_at - 1) & 3
-        masks = _hand_masks(hands)
+        # the play, through the engine's own rules: its legal cards and its play of a card
+        game = Game(hands, first_bidder, rules)
         if rules.self_partner:
             partner = r.get(52)
         else:
-            own = masks[declarer]
-            partner = _select(~own & ((1 << 52) - 1), r.get(52 - own.bit_count()))
+            own = game.hands[declarer]  # the declarer's cards, as a mask (nothing is played yet)
+            partner = _select(~own & FULL_DECK_MASK, r.get(52 - own.bit_count()))
         events.append(_event("partner", declarer, partner))
         done += 1
-        # the play, through the engine's own rules: its legal cards and its play of a card
-        game = Game(hands, first_bidder, rules)
         seat = first_bidder
+        push_call = game.push_call
         for call in calls:
-            game.push_call(seat, call)
+            push_call(seat, call)
             seat = (seat + 1) & 3
         game.push_partner(declarer, partner)
         # the reader's digits are taken inline (``DigitReader.get``: a radix of 1 reads 0)
@@ -648,10 +666,9 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
         append = events.append
         legal_mask = game.legal_mask
         play_card = game.play_card
-        winners = game.trick_winners
         play_events = _PLAY_EVENTS
         trick_events = _TRICK_EVENTS
-        while game.phase == PLAY and done < limit:
+        while done < limit:  # the partner call left the game in its play
             seat = game.to_act
             legal = legal_mask(seat)
             count = legal.bit_count()
@@ -660,18 +677,19 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
                 for _ in range(index):  # the index-th lowest legal card (``_select``)
                     legal &= legal - 1
             card = (legal & -legal).bit_length() - 1
-            play_card(seat, card)
             event = play_events[seat * 52 + card]
             if event is None:
                 event = play_events[seat * 52 + card] = _event("play", seat, card)
             append(event)
             done += 1
-            if game.pending_announcement:
-                winner = winners[-1]
+            winner = play_card(seat, card)
+            if winner is not None:  # the card finished a trick
                 event = trick_events[winner]
                 if event is None:
                     event = trick_events[winner] = _event("trick", winner, 0)
                 append(event)
+                if game.phase == OVER:
+                    break
         r.value = value
         finished = game.phase == OVER
     if stop_after is None:
