@@ -292,3 +292,23 @@ def test_play_card_returns_the_winner_exactly_when_a_trick_completes(preset):
                     assert winner is None and len(game.trick) == cards_in_trick + 1
         assert completed == len(game.trick_winners)
         assert (game.phase == OVER) == (log.end is not None and log.end.reason == "completed")
+
+
+@pytest.mark.parametrize("hands", [
+    [list(range(0, 13)), list(range(13, 26)), list(range(26, 39)), list(range(39, 52))],
+    [[0, 1, 1, 51], [5], [], list(range(10, 23))],   # a card twice, one card, none: an invalid deal
+    [[7, 7], [7], [51, 0], [3, 3, 3]],
+])
+def test_game_holds_each_hand_as_cards_and_as_a_mask(hands):
+    from replay.games.floating_bridge.cards import Card
+    from replay.games.floating_bridge.engine import Game
+
+    game = Game(hands, 0)
+    for seat, cards in enumerate(hands):
+        assert game.deal[seat] == tuple(cards)
+        assert all(type(card) is Card for card in game.deal[seat])
+        mask = 0
+        for card in cards:
+            mask |= 1 << card
+        assert game.hands[seat] == mask  # a card dealt twice is held once
+    assert bool(game.check_deal()) == any(len(cards) != 13 for cards in hands)

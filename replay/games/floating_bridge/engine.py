@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import reduce
-from operator import or_
+from operator import itemgetter, or_
 from typing import Sequence
 
 from .cards import (
@@ -112,10 +112,22 @@ class Game:
     def __init__(self, hands: Sequence[Sequence[int]], first_bidder: int, rules: Rules = DEFAULT_RULES):
         self.rules = rules
         self.first_bidder = SEATS[first_bidder]
-        card = CARDS.__getitem__
-        self.deal: tuple[tuple[Card, ...], ...] = tuple([tuple(map(card, h)) for h in hands])
-        # each hand as a mask (a card dealt twice is an ``invalid_deal``; the mask holds it once)
-        self.hands: list[int] = [reduce(or_, map(_BITS.__getitem__, h), 0) for h in hands]
+        deal = []
+        masks = []
+        for h in hands:  # each hand as Cards and as a mask
+            if len(h) > 1:  # (itemgetter: one C call for the whole hand)
+                pick = itemgetter(*h)
+                deal.append(pick(CARDS))
+                bits = pick(_BITS)
+                mask = sum(bits)
+                if mask.bit_count() != len(h):  # a card twice (an ``invalid_deal``): held once
+                    mask = reduce(or_, bits)
+            else:
+                deal.append(tuple([CARDS[c] for c in h]))
+                mask = sum([_BITS[c] for c in h])
+            masks.append(mask)
+        self.deal: tuple[tuple[Card, ...], ...] = tuple(deal)
+        self.hands: list[int] = masks
         self.played = 0
         self.phase = AUCTION
         self.to_act: Seat | None = self.first_bidder

@@ -528,7 +528,7 @@ def _get_deal(r: DigitReader) -> list[list[Card]]:
     hands: list[list[Card]] = []
     for seat in range(3):
         positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, 52 - 13 * seat)
-        hands.append([remaining[p] for p in positions])
+        hands.append(list(map(remaining.__getitem__, positions)))
         for p in reversed(positions):  # positions are sorted: later indices go first
             del remaining[p]
     hands.append(remaining)
@@ -536,10 +536,12 @@ def _get_deal(r: DigitReader) -> list[list[Card]]:
 
 
 _EVENT_CACHE: dict[tuple[str, int, int], Any] = {}
-#: The play and trick events by ``seat * 52 + card`` and by winner, filled as the decoder
-#: meets them (the same objects as ``_event`` gives; a list lookup instead of a tuple key).
-_PLAY_EVENTS: list[Any] = [None] * 208
+#: The play events by seat and card, and the trick events by winner, filled as the decoder
+#: meets them (the same objects as ``_event`` gives; list lookups instead of a tuple key).
+_PLAY_EVENTS: list[list[Any]] = [[None] * 52 for _ in range(4)]
 _TRICK_EVENTS: list[Any] = [None] * 4
+#: The card of each one-card mask (``mask.bit_length() - 1`` without a method call).
+_CARD_OF_BIT: dict[int, int] = {1 << card: card for card in range(52)}
 
 
 def _event(kind: str, seat: int, value: int) -> Any:
@@ -668,7 +670,10 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
         play_card = game.play_card
         play_events = _PLAY_EVENTS
         trick_events = _TRICK_EVENTS
-        while done < limit:  # the partner call left the game in its play
+        card_of_bit = _CARD_OF_BIT
+        played = 0
+        # the partner call left the game in its play; at most ``limit - done`` cards, until it ends
+        for played in range(1, limit - done + 1):
             seat = game.to_act
             legal = legal_mask(seat)
             count = legal.bit_count()
@@ -676,12 +681,11 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
                 value, index = divmod(value, count)
                 for _ in range(index):  # the index-th lowest legal card (``_select``)
                     legal &= legal - 1
-            card = (legal & -legal).bit_length() - 1
-            event = play_events[seat * 52 + card]
+            card = card_of_bit[legal & -legal]
+            event = play_events[seat][card]
             if event is None:
-                event = play_events[seat * 52 + card] = _event("play", seat, card)
+                event = play_events[seat][card] = _event("play", seat, card)
             append(event)
-            done += 1
             winner = play_card(seat, card)
             if winner is not None:  # the card finished a trick
                 event = trick_events[winner]
@@ -690,6 +694,7 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
                 append(event)
                 if game.phase == OVER:
                     break
+        done += played
         r.value = value
         finished = game.phase == OVER
     if stop_after is None:
