@@ -351,7 +351,7 @@ class Game:
         self.hands[seat] &= ~bit
         self.played |= bit
         trick = self.trick
-        trick.append((SEATS[seat], CARDS[card]))  # typed, so snapshots can share the pairs
+        trick.append(_PLAYED[seat][card])  # (Seat, Card), typed and shared, as snapshots share them
         if card == self.partner_card:
             self.partner_revealed = True
         trump = self.trump
@@ -468,3 +468,5 @@ _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 #: ``1 << card`` by card, and the seat after each seat (clockwise)
 _BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
 _NEXT_SEAT: tuple[Seat, ...] = SEATS[1:] + SEATS[:1]
+#: ``(Seat, Card)`` of every seat and card: the pairs a trick holds
+_PLAYED: tuple[tuple[tuple[Seat, Card], ...], ...] = tuple(tuple((seat, card) for card in CARDS) for seat in SEATS)

@@ -536,9 +536,10 @@ def _get_deal(r: DigitReader) -> list[list[Card]]:
 
 
 _EVENT_CACHE: dict[tuple[str, int, int], Any] = {}
-#: The play events by seat and card, and the trick events by winner, filled as the decoder
+#: The bid and play events by seat and call or card, and the trick events by winner, filled as the decoder
 #: meets them (the same objects as ``_event`` gives; list lookups instead of a tuple key).
 _PLAY_EVENTS: list[list[Any]] = [[None] * 52 for _ in range(4)]
+_BID_EVENTS: list[list[Any]] = [[None] * 36 for _ in range(4)]
 _TRICK_EVENTS: list[Any] = [None] * 4
 #: The card of each one-card mask (``mask.bit_length() - 1`` without a method call).
 _CARD_OF_BIT: dict[int, int] = {1 << card: card for card in range(52)}
@@ -639,9 +640,14 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
     if stop_after is not None and stop_after < len(calls):
         calls = calls[:stop_after]
     events: list[Any] = []
+    append = events.append
+    bid_events = _BID_EVENTS
     seat = first_bidder
     for call in calls:
-        events.append(_event("bid", seat, call))
+        event = bid_events[seat][call]
+        if event is None:
+            event = bid_events[seat][call] = _event("bid", seat, call)
+        append(event)
         seat = (seat + 1) & 3
     done = len(calls)
     limit = 10_000 if stop_after is None else stop_after
@@ -665,7 +671,6 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
         game.push_partner(declarer, partner)
         # the reader's digits are taken inline (``DigitReader.get``: a radix of 1 reads 0)
         value = r.value
-        append = events.append
         legal_mask = game.legal_mask
         play_card = game.play_card
         play_events = _PLAY_EVENTS
