@@ -143,3 +143,40 @@ def test_any_seeded_self_play_game_round_trips(seed, bot, preset, interrupt):
 
     log = play_game(seed, bot, preset, interrupt_rate=interrupt)
     assert_same_game(log, decode(encode(log)))
+
+
+def _constructed(log):
+    """The same log built by ``model_construct``, as decoders did before they built models directly."""
+    from replay.games.floating_bridge.log import End, GameLog, Hands
+
+    return GameLog.model_construct(
+        format=log.format, game_id=None, started_at=None, players={}, meta={}, rules=log.rules,
+        first_bidder=log.first_bidder,
+        hands=Hands.model_construct(N=log.hands.N, E=log.hands.E, S=log.hands.S, W=log.hands.W),
+        events=log.events,
+        end=None if log.end is None else End.model_construct(reason=log.end.reason),
+    )
+
+
+def test_a_decoded_log_is_built_as_model_construct_builds_it():
+    # the decoder builds its models without model_construct: every part must still be the same
+    # (fields in order, fields set, extras), for every end and for the shared End objects
+    logs = list(seeded_corpus(400)) + [passed_out_log(1), passed_out_log(2, end=None)]
+    seen_ends = set()
+    for log in logs:
+        back = decode(encode(log))
+        model = _constructed(back)
+        assert back == model
+        for mine, theirs in ((back, model), (back.hands, model.hands)) + (
+                ((back.end, model.end),) if back.end is not None else ()):
+            assert type(mine) is type(theirs)
+            assert list(mine.__dict__.items()) == list(theirs.__dict__.items())
+            assert mine.__pydantic_fields_set__ == theirs.__pydantic_fields_set__
+            assert mine.__pydantic_extra__ == theirs.__pydantic_extra__
+            assert mine.__pydantic_private__ == theirs.__pydantic_private__
+        assert back.canonical_json() == model.canonical_json()
+        seen_ends.add(None if back.end is None else back.end.reason)
+    assert seen_ends == {"completed", "passed_out", "cancelled", "timeout", None}
+    # each decoded log has its own players and meta (never one dict shared between logs)
+    first, second = decode(encode(logs[0])), decode(encode(logs[1]))
+    assert first.players is not second.players and first.meta is not second.meta

@@ -264,3 +264,51 @@ def test_independent_winner_helper_agrees_with_examples():
     assert independent_winner([("N", "H2"), ("E", "HA"), ("S", "S2"), ("W", "HK")], None) == "E"
     assert independent_winner([("N", "D9"), ("E", "C2"), ("S", "DT"), ("W", "D3")], "H") == "S"
     assert Card.parse("HT") > Card.parse("H9")
+
+
+@pytest.mark.parametrize("preset", ["bridgebot", "all-tricks"])
+def test_play_card_returns_the_winner_exactly_when_a_trick_completes(preset):
+    # the codec reads the trick winner from play_card's return (no second look at the state)
+    from replay.games.floating_bridge.engine import Game, OVER
+
+    for seed in range(40):
+        log = play_game(seed, "random", rules=preset)
+        game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+        completed = 0
+        for event in log.events:
+            if event.type == "bid":
+                assert game.push_call(event.seat, event.bid) == []
+            elif event.type == "partner":
+                assert game.push_partner(event.seat, event.card) == []
+            elif event.type == "play":
+                assert game.legal_mask(event.seat) >> event.card & 1
+                cards_in_trick = len(game.trick)
+                winner = game.play_card(event.seat, event.card)
+                if cards_in_trick == 3:
+                    completed += 1
+                    assert winner == game.trick_winners[-1] and len(game.trick_winners) == completed
+                    assert game.pending_announcement
+                else:
+                    assert winner is None and len(game.trick) == cards_in_trick + 1
+        assert completed == len(game.trick_winners)
+        assert (game.phase == OVER) == (log.end is not None and log.end.reason == "completed")
+
+
+@pytest.mark.parametrize("hands", [
+    [list(range(0, 13)), list(range(13, 26)), list(range(26, 39)), list(range(39, 52))],
+    [[0, 1, 1, 51], [5], [], list(range(10, 23))],   # a card twice, one card, none: an invalid deal
+    [[7, 7], [7], [51, 0], [3, 3, 3]],
+])
+def test_game_holds_each_hand_as_cards_and_as_a_mask(hands):
+    from replay.games.floating_bridge.cards import Card
+    from replay.games.floating_bridge.engine import Game
+
+    game = Game(hands, 0)
+    for seat, cards in enumerate(hands):
+        assert game.deal[seat] == tuple(cards)
+        assert all(type(card) is Card for card in game.deal[seat])
+        mask = 0
+        for card in cards:
+            mask |= 1 << card
+        assert game.hands[seat] == mask  # a card dealt twice is held once
+    assert bool(game.check_deal()) == any(len(cards) != 13 for cards in hands)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import reduce
+from operator import itemgetter, or_
 from typing import Sequence
 
 from .cards import (
@@ -104,19 +106,27 @@ class Game:
         "highest_bid", "high_bidder", "passes", "calls", "declarer", "contract", "trump",
         "partner_card", "partner_seat", "partner_revealed", "trick", "trick_winners",
         "tricks_won", "trump_broken", "stopped", "passed_out", "pending_announcement",
-        "declarer_side_tricks", "defender_tricks", "last_trick",
+        "declarer_side_tricks", "defender_tricks", "last_trick", "need_declarer", "need_defenders",
     )
 
     def __init__(self, hands: Sequence[Sequence[int]], first_bidder: int, rules: Rules = DEFAULT_RULES):
         self.rules = rules
         self.first_bidder = SEATS[first_bidder]
-        self.deal: tuple[tuple[Card, ...], ...] = tuple(tuple(CARDS[c] for c in h) for h in hands)
+        deal = []
         masks = []
-        for h in hands:
-            m = 0
-            for c in h:
-                m |= 1 << c
-            masks.append(m)
+        for h in hands:  # each hand as Cards and as a mask
+            if len(h) > 1:  # (itemgetter: one C call for the whole hand)
+                pick = itemgetter(*h)
+                deal.append(pick(CARDS))
+                bits = pick(_BITS)
+                mask = sum(bits)
+                if mask.bit_count() != len(h):  # a card twice (an ``invalid_deal``): held once
+                    mask = reduce(or_, bits)
+            else:
+                deal.append(tuple([CARDS[c] for c in h]))
+                mask = sum([_BITS[c] for c in h])
+            masks.append(mask)
+        self.deal: tuple[tuple[Card, ...], ...] = tuple(deal)
         self.hands: list[int] = masks
         self.played = 0
         self.phase = AUCTION
@@ -141,6 +151,7 @@ class Game:
         self.pending_announcement = False
         self.declarer_side_tricks = 0
         self.defender_tricks = 0
+        self.need_declarer = self.need_defenders = 0  # ``targets(contract)``, once there is one
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -219,9 +230,9 @@ class Game:
     def legal_mask(self, seat: int) -> int:
         """The cards ``seat`` may play now, as a mask: the play rules (``rules.legal_cards_mask``)
         at this position. The codec indexes cards among these (one copy of the rules)."""
-        led = self.trick[0][1] // 13 if self.trick else None
-        return legal_cards_mask(self.hands[seat], led, self.trump, self.trump_broken,
-                                len(self.trick_winners) == 0, self.rules)
+        trick = self.trick
+        return legal_cards_mask(self.hands[seat], trick[0][1] // 13 if trick else None, self.trump,
+                                self.trump_broken, not self.trick_winners, self.rules)
 
     @property
     def needed(self) -> tuple[int, int] | None:
@@ -241,16 +252,17 @@ class Game:
 
     def push_call(self, seat: int, call: int, step: int = 0) -> list[Finding]:
         """A call (bid or pass) by ``seat``."""
-        name = SEATS[seat].full_name
         if self.phase != AUCTION:
             return self._wrong_phase(step, seat, f"calls {Call(call)}") or self._fatal(
-                step, "wrong_phase", seat, f"{name} calls {Call(call)}, but the auction is over")
+                step, "wrong_phase", seat,
+                f"{SEATS[seat].full_name} calls {Call(call)}, but the auction is over")
         if seat != self.to_act:
             return self._fatal(step, "out_of_turn", seat,
-                               f"{name} calls {Call(call)} out of turn: it is {self.to_act.full_name}'s turn to call")
+                               f"{SEATS[seat].full_name} calls {Call(call)} out of turn: "
+                               f"it is {self.to_act.full_name}'s turn to call")
         if call != PASS_VALUE and self.highest_bid is not None and call <= self.highest_bid:
             return self._fatal(step, "insufficient_bid", seat,
-                               f"{name} bids {Call(call)}, not higher than {self.highest_bid}")
+                               f"{SEATS[seat].full_name} bids {Call(call)}, not higher than {self.highest_bid}")
         self.calls.append((SEATS[seat], CALLS[call]))
         if call == PASS_VALUE:
             self.passes += 1
@@ -273,6 +285,7 @@ class Game:
         self.declarer = self.high_bidder
         strain = self.contract % 5
         self.trump = None if strain == 4 else strain
+        self.need_declarer, self.need_defenders = targets(self.contract)
         self.phase = PARTNER
         self.to_act = self.declarer
 
@@ -300,18 +313,20 @@ class Game:
 
     def push_play(self, seat: int, card: int, step: int = 0) -> list[Finding]:
         """``seat`` plays ``card`` to the current trick."""
-        name = SEATS[seat].full_name
         if self.phase != PLAY:
+            name = SEATS[seat].full_name
             return self._wrong_phase(step, seat, f"plays {Card(card)}") or self._fatal(
                 step, "wrong_phase", seat,
                 f"{name} plays {Card(card)} " +
                 ("during the auction" if self.phase == AUCTION else "before the partner card was called"))
         if seat != self.to_act:
             return self._fatal(step, "out_of_turn", seat,
-                               f"{name} plays {Card(card)} out of turn: it is {self.to_act.full_name}'s turn")
+                               f"{SEATS[seat].full_name} plays {Card(card)} out of turn: "
+                               f"it is {self.to_act.full_name}'s turn")
         bit = 1 << card
         hand = self.hands[seat]
         if not hand & bit:
+            name = SEATS[seat].full_name
             if self.played & bit:
                 return self._fatal(step, "card_played_twice", seat,
                                    f"{name} plays {Card(card)}, which was already played")
@@ -325,25 +340,26 @@ class Game:
         self.play_card(seat, card)
         return findings
 
-    def play_card(self, seat: int, card: int) -> None:
+    def play_card(self, seat: int, card: int) -> Seat | None:
         """The play of a card the seat holds, by the rules: it joins the trick, breaks trumps,
         reveals the partner; a fourth card gives the trick to its winner, who leads next, and
         may end the game. ``push_play`` calls it once a card is checked; the codec, whose codes
-        hold only legal cards (``legal_mask``), calls it directly: the one copy of the play."""
+        hold only legal cards (``legal_mask``), calls it directly: the one copy of the play.
+        Returns the trick's winner when the card completes a trick, else None."""
         bit = 1 << card
         self.pending_announcement = False  # an announcement must come before the next card
         self.hands[seat] &= ~bit
         self.played |= bit
         trick = self.trick
-        trick.append((SEATS[seat], CARDS[card]))  # typed, so snapshots can share the pairs
+        trick.append(_PLAYED[seat][card])  # (Seat, Card), typed and shared, as snapshots share them
         if card == self.partner_card:
             self.partner_revealed = True
         trump = self.trump
         if card // 13 == trump:  # never in NT: trump is None
             self.trump_broken = True
         if len(trick) < 4:
-            self.to_act = SEATS[(seat + 1) & 3]
-            return
+            self.to_act = _NEXT_SEAT[seat]
+            return None
         # the trick is complete
         winner = trick[trick_winner_index((trick[0][1], trick[1][1], trick[2][1], trick[3][1]), trump)][0]
         winners = self.trick_winners
@@ -356,14 +372,14 @@ class Game:
         self.last_trick = tuple(trick)
         self.trick = []
         self.pending_announcement = True
-        need_declarer, need_defenders = targets(self.contract)
         if len(winners) == 13 or (
             not self.rules.play_all_tricks
-            and (self.declarer_side_tricks >= need_declarer or self.defender_tricks >= need_defenders)
+            and (self.declarer_side_tricks >= self.need_declarer or self.defender_tricks >= self.need_defenders)
         ):
             self.phase, self.to_act = OVER, None
         else:
             self.to_act = winner
+        return winner
 
     def _illegal_play_finding(self, step: int, seat: int, card: int, hand: int) -> Finding:
         name = SEATS[seat].full_name
@@ -449,3 +465,8 @@ class Game:
 
 
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+#: ``1 << card`` by card, and the seat after each seat (clockwise)
+_BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
+_NEXT_SEAT: tuple[Seat, ...] = SEATS[1:] + SEATS[:1]
+#: ``(Seat, Card)`` of every seat and card: the pairs a trick holds
+_PLAYED: tuple[tuple[tuple[Seat, Card], ...], ...] = tuple(tuple((seat, card) for card in CARDS) for seat in SEATS)

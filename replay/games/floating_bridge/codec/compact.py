@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARDS, CALLS, PASS_VALUE, SEATS, Card, hand_points
+from ..cards import CARDS, CALLS, FULL_DECK_MASK, PASS_VALUE, SEATS, Card, hand_points
 from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
 from ..log import (
     FORMAT,
@@ -38,6 +38,7 @@ from ..log import (
 )
 from ..rules import PRESETS, Rules
 from replay.codec.errors import CodeError
+from replay.log import _model
 from replay.codec.intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -523,18 +524,25 @@ def _get_rules(r: DigitReader, wash_radix: int = WASH_RADIX) -> Rules:
 
 
 def _get_deal(r: DigitReader) -> list[list[Card]]:
-    remaining = list(range(52))
+    remaining = list(CARDS)
     hands: list[list[Card]] = []
     for seat in range(3):
-        positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, len(remaining))
-        hands.append([CARDS[remaining[p]] for p in positions])
-        chosen = set(positions)
-        remaining = [c for i, c in enumerate(remaining) if i not in chosen]
-    hands.append([CARDS[c] for c in remaining])
+        positions = unrank_subset(r.get(_DEAL_RADICES[seat]), 13, 52 - 13 * seat)
+        hands.append(list(map(remaining.__getitem__, positions)))
+        for p in reversed(positions):  # positions are sorted: later indices go first
+            del remaining[p]
+    hands.append(remaining)
     return hands
 
 
 _EVENT_CACHE: dict[tuple[str, int, int], Any] = {}
+#: The bid and play events by seat and call or card, and the trick events by winner, filled as the decoder
+#: meets them (the same objects as ``_event`` gives; list lookups instead of a tuple key).
+_PLAY_EVENTS: list[list[Any]] = [[None] * 52 for _ in range(4)]
+_BID_EVENTS: list[list[Any]] = [[None] * 36 for _ in range(4)]
+_TRICK_EVENTS: list[Any] = [None] * 4
+#: The card of each one-card mask (``mask.bit_length() - 1`` without a method call).
+_CARD_OF_BIT: dict[int, int] = {1 << card: card for card in range(52)}
 
 
 def _event(kind: str, seat: int, value: int) -> Any:
@@ -554,19 +562,37 @@ def _event(kind: str, seat: int, value: int) -> Any:
     return event
 
 
+#: The fields a decoded log sets, as ``GameLog.model_construct`` of them would record them.
+_LOG_FIELDS_SET = frozenset(("format", "game_id", "started_at", "players", "meta", "rules", "first_bidder",
+                             "hands", "events", "end"))
+_HAND_FIELDS_SET = frozenset("NESW")
+#: The ``End`` of each reason, made once and shared (frozen, as the events are).
+_ENDS: dict[str, Any] = {}
+
+
 def _make_log(rules: Rules, first_bidder: int, hands, events: list, end: str | None) -> GameLog:
-    return GameLog.model_construct(
-        format=FORMAT,
-        game_id=None,
-        started_at=None,
-        players={},
-        meta={},
-        rules=rules,
-        first_bidder=SEATS[first_bidder],
-        hands=Hands.model_construct(N=hands[0], E=hands[1], S=hands[2], W=hands[3]),
-        events=events,
-        end=None if end is None else End.model_construct(reason=end),
-    )
+    """The log, built as ``GameLog.model_construct(...)`` builds it (the same fields in the same
+    order, the same fields set, no extras; a test checks they are equal in every part), with
+    the core's model helper: ``model_construct`` looks up every field's aliases and defaults."""
+    if end is not None:
+        shared = _ENDS.get(end)
+        if shared is None:
+            shared = _ENDS[end] = _model(End, {"reason": end, "t": None}, {"reason"}, {})
+        end = shared
+    return _model(GameLog, {
+        "format": FORMAT,
+        "notation": "standard",
+        "game_id": None,
+        "started_at": None,
+        "rules": rules,
+        "players": {},
+        "first_bidder": SEATS[first_bidder],
+        "hands": _model(Hands, {"N": hands[0], "E": hands[1], "S": hands[2], "W": hands[3]},
+                        set(_HAND_FIELDS_SET), None),
+        "events": events,
+        "end": end,
+        "meta": {},
+    }, set(_LOG_FIELDS_SET), {})
 
 
 def _decode_clean(r: DigitReader, kind: int) -> GameLog:
@@ -614,45 +640,67 @@ def _decode_clean(r: DigitReader, kind: int) -> GameLog:
     if stop_after is not None and stop_after < len(calls):
         calls = calls[:stop_after]
     events: list[Any] = []
+    append = events.append
+    bid_events = _BID_EVENTS
     seat = first_bidder
     for call in calls:
-        events.append(_event("bid", seat, call))
+        event = bid_events[seat][call]
+        if event is None:
+            event = bid_events[seat][call] = _event("bid", seat, call)
+        append(event)
         seat = (seat + 1) & 3
     done = len(calls)
     limit = 10_000 if stop_after is None else stop_after
     finished = k == 0 and done == 4
     if k and done < limit:
-        contract = bids[-1]
         declarer = (first_bidder + last_bid_at - 1) & 3
-        masks = _hand_masks(hands)
+        # the play, through the engine's own rules: its legal cards and its play of a card
+        game = Game(hands, first_bidder, rules)
         if rules.self_partner:
             partner = r.get(52)
         else:
-            own = masks[declarer]
-            partner = _select(~own & ((1 << 52) - 1), r.get(52 - own.bit_count()))
+            own = game.hands[declarer]  # the declarer's cards, as a mask (nothing is played yet)
+            partner = _select(~own & FULL_DECK_MASK, r.get(52 - own.bit_count()))
         events.append(_event("partner", declarer, partner))
         done += 1
-        # the play, through the engine's own rules: its legal cards and its play of a card
-        game = Game(hands, first_bidder, rules)
         seat = first_bidder
+        push_call = game.push_call
         for call in calls:
-            game.push_call(seat, call)
+            push_call(seat, call)
             seat = (seat + 1) & 3
         game.push_partner(declarer, partner)
-        get = r.get
-        append = events.append
+        # the reader's digits are taken inline (``DigitReader.get``: a radix of 1 reads 0)
+        value = r.value
         legal_mask = game.legal_mask
         play_card = game.play_card
-        winners = game.trick_winners
-        while game.phase == PLAY and done < limit:
+        play_events = _PLAY_EVENTS
+        trick_events = _TRICK_EVENTS
+        card_of_bit = _CARD_OF_BIT
+        played = 0
+        # the partner call left the game in its play; at most ``limit - done`` cards, until it ends
+        for played in range(1, limit - done + 1):
             seat = game.to_act
             legal = legal_mask(seat)
-            card = _select(legal, get(legal.bit_count()))
-            play_card(seat, card)
-            append(_event("play", seat, card))
-            done += 1
-            if game.pending_announcement:
-                append(_event("trick", winners[-1], 0))
+            count = legal.bit_count()
+            if count > 1:
+                value, index = divmod(value, count)
+                for _ in range(index):  # the index-th lowest legal card (``_select``)
+                    legal &= legal - 1
+            card = card_of_bit[legal & -legal]
+            event = play_events[seat][card]
+            if event is None:
+                event = play_events[seat][card] = _event("play", seat, card)
+            append(event)
+            winner = play_card(seat, card)
+            if winner is not None:  # the card finished a trick
+                event = trick_events[winner]
+                if event is None:
+                    event = trick_events[winner] = _event("trick", winner, 0)
+                append(event)
+                if game.phase == OVER:
+                    break
+        done += played
+        r.value = value
         finished = game.phase == OVER
     if stop_after is None:
         if not finished:  # cannot happen: a natural game always runs to its end
