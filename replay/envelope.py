@@ -72,3 +72,18 @@ def error_place(loc: tuple[Any, ...], event_types: Iterable[str]) -> str:
         else:
             parts.append(("." if parts else "") + str(item))
     return "".join(parts)
+
+
+def log_json_schema(model: type[BaseModel], schema_id: str, title: str) -> dict[str, Any]:
+    """A log model's JSON Schema (draft 2020-12) under its published ``$id`` and title."""
+    schema = model.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = schema_id
+    schema["title"] = title
+    return schema
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """A schema as the ``docs/*.schema.json`` files hold it."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+

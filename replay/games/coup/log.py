@@ -19,7 +19,6 @@ replay.log.LogFormatError: hands.1[1]: 'K' is not a Coup card (D, A, B, C, E or 
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
@@ -37,7 +36,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, core_schema
 
-from replay.envelope import Envelope, error_place
+from replay.envelope import Envelope, error_place, log_json_schema, schema_text
 
 from replay.log import LogFormatError, Player
 from replay.reading import Lookup, TextReader, reading_validator
@@ -358,15 +357,12 @@ read_json = TextReader(_reading_validator)
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of ``coup/1`` (what ``docs/coup.schema.json`` holds)."""
-    schema = CoupLog.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://game-replay.invalid/coup/v1.schema.json"
-    schema["title"] = "Coup game log, format coup/1"
-    return schema
+    return log_json_schema(CoupLog, "https://game-replay.invalid/coup/v1.schema.json",
+                           "Coup game log, format coup/1")
 
 
 def json_schema_text() -> str:
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover - tooling

@@ -18,7 +18,6 @@ replay.log.LogFormatError: hands.N[0]: 'S1O' is not a card
 
 from __future__ import annotations
 
-import json
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
@@ -36,7 +35,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ...envelope import Envelope
+from ...envelope import Envelope, log_json_schema, schema_text
 from ...log import LogFormatError, Millis, Player, _model, _new, _Open, _set, _short_repr, plain_envelope
 from ...log import plain_players, plain_start_time
 from .cards import Call, CallParseError, Card, CardParseError, Seat, singbridge_number
@@ -581,15 +580,12 @@ def looks_like_legacy_text(text: str) -> bool:
 
 
 def json_schema() -> dict[str, Any]:
-    schema = GameLog.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://game-replay.invalid/log-format/v1.schema.json"
-    schema["title"] = "Floating bridge game log, format v1"
-    return schema
+    return log_json_schema(GameLog, "https://game-replay.invalid/log-format/v1.schema.json",
+                           "Floating bridge game log, format v1")
 
 
 def json_schema_text() -> str:
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover - tooling

@@ -25,7 +25,6 @@ replay.log.LogFormatError: events[0].seat: 'p9' is not a seat of this game (p1)
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -39,7 +38,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from replay.envelope import Envelope, error_place
+from replay.envelope import Envelope, error_place, log_json_schema, schema_text
 
 from replay.log import LogFormatError, Player
 from replay.reading import TextReader, reading_validator
@@ -311,15 +310,12 @@ read_json = TextReader(lambda: reading_validator(PartyLog))
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of ``party-cards/1`` (what ``docs/party-cards.schema.json`` holds)."""
-    schema = PartyLog.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://game-replay.invalid/party-cards/v1.schema.json"
-    schema["title"] = "Party cards game log, format party-cards/1"
-    return schema
+    return log_json_schema(PartyLog, "https://game-replay.invalid/party-cards/v1.schema.json",
+                           "Party cards game log, format party-cards/1")
 
 
 def json_schema_text() -> str:
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover - tooling

@@ -23,7 +23,6 @@ replay.log.LogFormatError: hands.P1[2]: 'R0' is not a card
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -39,7 +38,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, core_schema
 
-from replay.envelope import Envelope, error_place
+from replay.envelope import Envelope, error_place, log_json_schema, schema_text
 
 from replay.log import LogFormatError, Player, build_model, plain_envelope, plain_players, plain_start_time
 from replay.reading import Lookup, TextReader, reading_validator
@@ -362,15 +361,12 @@ read_json = TextReader(_reading_validator)
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of ``uno-lite/1`` (what ``docs/uno-lite.schema.json`` holds)."""
-    schema = UnoLog.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://game-replay.invalid/uno-lite/v1.schema.json"
-    schema["title"] = "UNO Lite game log, format uno-lite/1"
-    return schema
+    return log_json_schema(UnoLog, "https://game-replay.invalid/uno-lite/v1.schema.json",
+                           "UNO Lite game log, format uno-lite/1")
 
 
 def json_schema_text() -> str:
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover - tooling
