@@ -241,13 +241,10 @@ def time_queries(url: str, runs: int, labels: list[tuple[str, str, dict]] | None
 
 
 def reading_ratio(rounds: int = 9, count: int = 300, chunk: int = 20) -> dict[str, float]:
-    """``parse_log(text)`` over ``json.loads(text)`` of the same texts, for every game.
-
-    Timed in this thread's CPU time (what other processes on a shared machine take does not
-    count), the two taken in turn chunk by chunk (``chunk`` logs; which goes first alternates), so
-    that both see the same caches and the same clock; the median of every chunk's ratio over the
-    ``rounds``. Each log is dropped once read, as ingest reads."""
-    from engine import selfplay_logs  # bench/engine.py: the same seeded self-play games
+    """``parse_log(text)`` over ``json.loads(text)`` of the same texts, for every game, measured
+    as ``bench/engine.py`` measures it (thread CPU time, ``chunk`` logs of each in turn, the
+    median of every chunk's ratio over the ``rounds``; each log dropped once read)."""
+    from engine import reading_ratio as engine_reading_ratio, selfplay_logs  # bench/engine.py
     from replay.games import names
     from replay.log import parse_log
 
@@ -255,19 +252,7 @@ def reading_ratio(rounds: int = 9, count: int = 300, chunk: int = 20) -> dict[st
     for name in names():
         texts = [log.canonical_json() for log in selfplay_logs(name, count)]
         parse_log(texts[0])  # the reading validator is built on first use
-        ratios = []
-        for _ in range(rounds):
-            for start in range(0, len(texts), chunk):
-                part = texts[start:start + chunk]
-                spent = {}
-                order = (json.loads, parse_log) if (start // chunk) % 2 else (parse_log, json.loads)
-                for read in order:
-                    begun = time.thread_time()
-                    for text in part:
-                        read(text)
-                    spent[read] = time.thread_time() - begun
-                ratios.append(spent[parse_log] / spent[json.loads])
-        out[name] = statistics.median(ratios)
+        out[name] = engine_reading_ratio(texts, rounds, chunk)[2]
     return out
 
 
