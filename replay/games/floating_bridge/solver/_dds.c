@@ -151,6 +151,7 @@ typedef struct {
 
 typedef struct {
     u64 hand[4];
+    int killer[14]; /* by tricks left: the lead that last gave a cut-off (-1: none yet) */
     int trump;      /* 0-3, or -1 for no trumps */
     int side[4];    /* 1 = the declarer's side */
     int tifr;       /* rule flag trump_in_first_trick */
@@ -351,8 +352,10 @@ static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *resul
             if (w >= best_w || !entry_matches(e, k->own)) continue;
             best = e;
             best_w = w;
+            goto found;
         }
     }
+found:
     if (!best) return 0;
     *result = best->lb >= target;
     *rel = depth_cards(c, best->depth);
@@ -747,6 +750,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
 
 /* ---------------------------------------------------------------- the search */
 
+
 /* Can the declarer's side take at least `target` tricks from the trick under way on?
  * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
 static int search(Ctx *c, int target, u64 *rel) {
@@ -784,6 +788,16 @@ static int search(Ctx *c, int target, u64 *rel) {
     int maxi = c->side[p];
     Move moves[14];
     int n = gen_moves(c, p, moves);
+    if (len == 0 && n > 1) {
+        int kc = c->killer[left];
+        for (int i = 1; i < n; i++)
+            if (moves[i].card == kc) {
+                Move m = moves[i];
+                memmove(&moves[1], &moves[0], i * sizeof(Move));
+                moves[0] = m;
+                break;
+            }
+    }
     int result = maxi ? 0 : 1;
     u64 allrel = 0;
     /* cards of a suit below skip[s] play like a card already tried (see below) */
@@ -831,6 +845,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         c->hand[p] |= bit;
         c->broken = old_broken;
         STAT(if ((maxi && r) || (!maxi && !r)) st_cut[left][i < 13 ? i : 13]++);
+        if (((maxi && r) || (!maxi && !r)) && len == 0) c->killer[left] = card;
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
@@ -900,6 +915,7 @@ static int parse_position(PyObject *args, Ctx *c) {
                           &leader, &trick, &broken, &first, &tifr))
         return -1;
     memset(c, 0, sizeof(*c));
+    for (int i = 0; i < 14; i++) c->killer[i] = -1;
     u64 seen = 0;
     for (int i = 0; i < 4; i++) {
         if (h[i] & ~FULL) { PyErr_SetString(PyExc_ValueError, "a hand holds bits beyond the 52 cards"); return -1; }
