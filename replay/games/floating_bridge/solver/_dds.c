@@ -668,6 +668,22 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
             }
         }
     }
+    /* second and third hand following suit: can a later opponent beat the trick (a higher
+       card of the suit led, or a ruff), and will a later partner win it anyway? */
+    int later_opp_top = -1, later_opp_ruff = 0, mate_covers = 0;
+    if ((len == 1 || len == 2) && !partner_winning && wsuit == led && (h & SUITMASK[led])) {
+        int later_mate_top = -1;
+        for (int k = len + 1; k < 4; k++) {
+            int q = (c->leader + k) & 3;
+            u64 f = c->hand[q] & SUITMASK[led];
+            int top = f ? highbit(f) : -1;
+            if (c->side[q] != c->side[p]) {
+                if (top > later_opp_top) later_opp_top = top;
+                if (!f && trump >= 0 && led != trump && (c->hand[q] & SUITMASK[trump])) later_opp_ruff = 1;
+            } else if (top > later_mate_top) later_mate_top = top;
+        }
+        mate_covers = !later_opp_ruff && later_mate_top > wcard && later_mate_top > later_opp_top;
+    }
     u64 tmask = 0, mates = 0;
     for (int k = 0; k < len; k++) tmask |= 1ULL << c->tcard[k];
     if (!len)
@@ -714,9 +730,14 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 int beats;
                 if (s == wsuit) beats = top > wcard;
                 else beats = (s == trump);
-                if (partner_winning && winner_safe) {
+                if ((partner_winning && winner_safe) || mate_covers) {
                     score = 500 - rank_lo; card = low;
                     if (s != led && s == trump) score -= 200; /* do not ruff partner's trick */
+                } else if (beats && s == led && len < 3 && (later_opp_ruff || top < later_opp_top)) {
+                    /* it beats the trick so far, but a later opponent can beat it */
+                    int lowbeats = low > wcard;
+                    card = lowbeats ? low : top;
+                    score = 250 - (card - base);
                 } else if (beats) {
                     /* win as cheaply as possible: the lowest card of the run still wins */
                     int lowbeats;
