@@ -98,7 +98,7 @@ typedef struct {
 
 #define BLOCK 4
 #define TT_BLOCKS (1u << 20)  /* 1M blocks of 4 entries: 104 MB, touched as filled */
-#define TT_AGGS (1u << 20)    /* 16 MB */
+#define TT_AGGS (1u << 19)    /* 8 MB */
 typedef struct {
     Entry e[BLOCK];
     int32_t next;      /* the aggregate's next (older) block, or -1 */
@@ -109,27 +109,33 @@ typedef struct {
     u64 lengths;
     int32_t head;      /* newest block or -1; in a directory (sub 0), the lists in use */
     uint16_t sub;      /* which list of the aggregate (see tt_probe) */
-    uint8_t flags;     /* as the key's; 0 for an unused slot */
+    uint8_t flags;     /* as the key's */
+    uint8_t gen;       /* the table's generation it was filled in: an older one is unused */
 } Agg;
 
 static Block *pool = NULL;
 static Agg *agg = NULL;
 static size_t pool_size = 0, pool_used = 0;
 static size_t agg_slots = 0, agg_used = 0; /* agg_slots is a power of two */
+static uint8_t gen = 1;                     /* slots of other generations are empty */
 static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
     if (!pool_used && !agg_used) return; /* already empty */
     STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
-    for (size_t i = 0; i < agg_slots; i++) agg[i].flags = 0;
+    /* emptied by moving to the next generation; every slot is reset once in 255 */
+    if (++gen == 0) {
+        for (size_t i = 0; i < agg_slots; i++) agg[i].gen = 0;
+        gen = 1;
+    }
     pool_used = 0;
     agg_used = 0;
 }
 
 static int tt_alloc(size_t blocks, size_t aggs) {
     Block *b = (Block *)malloc(blocks * sizeof(Block));
-    Agg *a = (Agg *)malloc(aggs * sizeof(Agg));
+    Agg *a = (Agg *)calloc(aggs, sizeof(Agg)); /* generation 0: every slot empty */
     if (!b || !a) { free(b); free(a); return -1; }
     free(pool); free(agg);
     pool = b; agg = a;
@@ -291,10 +297,11 @@ static Agg *agg_find(const Key *k, int sub, int create) {
     size_t i = mix(k->lengths ^ ((u64)k->flags << 56) ^ ((u64)sub << 40)) & (agg_slots - 1);
     for (;;) {
         Agg *a = &agg[i];
-        if (!a->flags) {
+        if (a->gen != gen) {
             if (!create || agg_full()) return NULL;
             a->lengths = k->lengths;
             a->flags = k->flags;
+            a->gen = gen;
             a->sub = (uint16_t)sub;
             a->head = sub ? -1 : 0;
             agg_used++;
