@@ -612,6 +612,38 @@ static int other_side_takes_trick(const Ctx *c, u64 *rel) {
     return 1;
 }
 
+/* Does side S surely win the trick under way (at least one card played)? It does when no
+ * seat of the other side still to play can ruff, the trick is not won by a ruff so far, and
+ * either S is winning it with a card no later opponent can beat, or a seat of S still to
+ * play holds a card of the suit led above the card winning so far and above every later
+ * opponent's, or can ruff. *rel gets the card whose rank decides it. */
+static int side_wins_trick(const Ctx *c, int S, u64 *rel) {
+    int trump = c->trump, len = c->len;
+    int led = c->tcard[0] / 13;
+    int wi = winning_index(c->tcard, len, trump), wcard = c->tcard[wi];
+    if (wcard / 13 != led) return 0; /* ruffed so far */
+    int wseat = (c->leader + wi) & 3;
+    int best_s = -1, s_ruffs = 0, top_o = -1;
+    for (int k = len; k < 4; k++) {
+        int q = (c->leader + k) & 3;
+        u64 f = c->hand[q] & SUITMASK[led];
+        int can_ruff = !f && trump >= 0 && led != trump && (c->hand[q] & SUITMASK[trump]);
+        if (c->side[q] == S) {
+            if (f && highbit(f) > best_s) best_s = highbit(f);
+            /* in the first trick a trump may be barred while the seat holds another card */
+            if (can_ruff && c->first && !c->tifr && (c->hand[q] & ~SUITMASK[trump])) can_ruff = 0;
+            s_ruffs |= can_ruff;
+        } else {
+            if (can_ruff) return 0;
+            if (f && highbit(f) > top_o) top_o = highbit(f);
+        }
+    }
+    if (c->side[wseat] == S && wcard > top_o) { *rel = 1ULL << wcard; return 1; }
+    if (best_s > wcard && best_s > top_o) { *rel = 1ULL << best_s; return 1; }
+    if (s_ruffs) { *rel = 0; return 1; }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- move generation */
 
 typedef struct { int card; int score; } Move;
@@ -790,6 +822,13 @@ static int search(Ctx *c, int target, u64 *rel) {
     int last = (c->leader + 3) & 3;
     int left = popc(c->hand[last]); /* tricks left, the one under way included */
     if (target > left) return 0;
+    if (len >= 1 && len <= 1 && (target == 1 || target == left)) {
+        /* the trick under way is one side's for sure: enough when that side needs one more
+           trick, or the other side needs every trick left */
+        u64 wrel;
+        if (target == 1 && side_wins_trick(c, 1, &wrel)) { *rel = wrel; return 1; }
+        if (target == left && side_wins_trick(c, 0, &wrel)) { *rel = wrel; return 0; }
+    }
     Key key;
     if (len == 0) {
         key = c->key;
