@@ -617,19 +617,20 @@ static int other_side_takes_trick(const Ctx *c, u64 *rel) {
  * either S is winning it with a card no later opponent can beat, or a seat of S still to
  * play holds a card of the suit led above the card winning so far and above every later
  * opponent's, or can ruff. *rel gets the card whose rank decides it. */
-static int side_wins_trick(const Ctx *c, int S, u64 *rel) {
+static int side_wins_trick(const Ctx *c, int S, u64 *rel, int *winner) {
     int trump = c->trump, len = c->len;
     int led = c->tcard[0] / 13;
     int wi = winning_index(c->tcard, len, trump), wcard = c->tcard[wi];
     if (wcard / 13 != led) return 0; /* ruffed so far */
     int wseat = (c->leader + wi) & 3;
-    int best_s = -1, s_ruffs = 0, top_o = -1;
+    int best_s = -1, s_ruffs = 0, top_o = -1, best_seat = -1, overtakes = 0;
     for (int k = len; k < 4; k++) {
         int q = (c->leader + k) & 3;
         u64 f = c->hand[q] & SUITMASK[led];
         int can_ruff = !f && trump >= 0 && led != trump && (c->hand[q] & SUITMASK[trump]);
         if (c->side[q] == S) {
-            if (f && highbit(f) > best_s) best_s = highbit(f);
+            if (f && highbit(f) > best_s) { best_s = highbit(f); best_seat = q; }
+            if (f && lowbit(f) > wcard) overtakes = 1; /* must beat its partner's card */
             /* in the first trick a trump may be barred while the seat holds another card */
             if (can_ruff && c->first && !c->tifr && (c->hand[q] & ~SUITMASK[trump])) can_ruff = 0;
             s_ruffs |= can_ruff;
@@ -638,9 +639,9 @@ static int side_wins_trick(const Ctx *c, int S, u64 *rel) {
             if (f && highbit(f) > top_o) top_o = highbit(f);
         }
     }
-    if (c->side[wseat] == S && wcard > top_o) { *rel = 1ULL << wcard; return 1; }
-    if (best_s > wcard && best_s > top_o) { *rel = 1ULL << best_s; return 1; }
-    if (s_ruffs) { *rel = 0; return 1; }
+    if (c->side[wseat] == S && wcard > top_o) { *rel = 1ULL << wcard; *winner = overtakes ? -1 : wseat; return 1; }
+    if (best_s > wcard && best_s > top_o) { *rel = 1ULL << best_s; *winner = best_seat; return 1; }
+    if (s_ruffs) { *rel = 0; *winner = -1; return 1; }
     return 0;
 }
 
@@ -822,12 +823,25 @@ static int search(Ctx *c, int target, u64 *rel) {
     int last = (c->leader + 3) & 3;
     int left = popc(c->hand[last]); /* tricks left, the one under way included */
     if (target > left) return 0;
-    if (len >= 1 && len <= 1 && (target == 1 || target == left)) {
-        /* the trick under way is one side's for sure: enough when that side needs one more
-           trick, or the other side needs every trick left */
+    if (len == 1) {
+        /* the trick under way is one side's for sure, and (no trumps) the seat that wins it
+           then cashes its top winners in the other suits: enough when that side needs no
+           more tricks than these (or the other side then cannot reach its target) */
         u64 wrel;
-        if (target == 1 && side_wins_trick(c, 1, &wrel)) { *rel = wrel; return 1; }
-        if (target == left && side_wins_trick(c, 0, &wrel)) { *rel = wrel; return 0; }
+        int w;
+        for (int S = 1; S >= 0; S--) {
+            int need = S ? target : left - target + 1; /* tricks S must take to decide */
+            if (need > (c->trump < 0 ? left : 1)) continue;
+            if (!side_wins_trick(c, S, &wrel, &w)) continue;
+            int got = 1;
+            if (need > 1 && w >= 0) {
+                u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+                int led = c->tcard[0] / 13;
+                for (int s = 0; s < 4 && got < need; s++)
+                    if (s != led) got += top_run_cards(c, w, s, all, &wrel);
+            }
+            if (got >= need) { *rel = wrel; return S; }
+        }
     }
     Key key;
     if (len == 0) {
