@@ -831,14 +831,34 @@ static int search(Ctx *c, int target, u64 *rel) {
         int w;
         for (int S = 1; S >= 0; S--) {
             int need = S ? target : left - target + 1; /* tricks S must take to decide */
-            if (need > (c->trump < 0 ? left : 1)) continue;
             if (!side_wins_trick(c, S, &wrel, &w)) continue;
             int got = 1;
             if (need > 1 && w >= 0) {
                 u64 all = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
-                int led = c->tcard[0] / 13;
-                for (int s = 0; s < 4 && got < need; s++)
-                    if (s != led) got += top_run_cards(c, w, s, all, &wrel);
+                int led = c->tcard[0] / 13, trump = c->trump;
+                for (int s = 0; s < 4 && got < need; s++) {
+                    if (s == led) continue;
+                    /* safe rounds of a side suit: while every opponent holding a trump
+                       follows; trumps: once they may be led */
+                    int cap = 13;
+                    if (s == trump) cap = c->broken ? 13 : 0;
+                    else if (trump >= 0)
+                        for (int q = 0; q < 4; q++)
+                            if (c->side[q] != S && (c->hand[q] & SUITMASK[trump])) {
+                                int lq = popc(c->hand[q] & SUITMASK[s]);
+                                if (lq < cap) cap = lq;
+                            }
+                    if (!cap) continue;
+                    u64 cards = 0;
+                    int r = top_run_cards(c, w, s, all, &cards);
+                    if (r > cap) {
+                        r = cap;
+                        /* only the top `cap` count: their ranks are what matters */
+                        for (int i = 0; i < popc(cards) - cap; i++) cards &= cards - 1;
+                    }
+                    wrel |= cards;
+                    got += r;
+                }
             }
             if (got >= need) { *rel = wrel; return S; }
         }
