@@ -165,11 +165,16 @@ typedef struct {
     int first;      /* the trick under way is the game's first */
     int leader;
     int len;        /* cards in the trick under way */
+    int left;       /* tricks left, the one under way included */
     int tcard[4];
     u64 gone;       /* cards played in finished tricks (or before the position) */
     Key key;        /* lengths and holders at the start of the trick under way */
     long long nodes;
 } Ctx;
+
+/* Seat p's cards in suit s at the start of the trick under way (exact for p's suits the
+ * trick has not taken a card of yet: at a trick's start, every suit). */
+static inline int slen(const Ctx *c, int p, int s) { return (int)((c->key.lengths >> (16 * p + 4 * s)) & 15); }
 
 static u64 legal_mask(const Ctx *c, int p) {
     u64 h = c->hand[p];
@@ -478,7 +483,7 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
         if (c->trump < 0) continue;
         for (int q = 0; q < 4; q++) {
             if (c->side[q] == c->side[L] || !(c->hand[q] & SUITMASK[c->trump])) continue;
-            int len = popc(c->hand[q] & SUITMASK[s]);
+            int len = slen(c, q, s);
             if (len < cap[s]) cap[s] = len;
         }
     }
@@ -489,7 +494,7 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
         int most = 0;
         for (int q = 0; q < 4; q++) {
             if (c->side[q] == c->side[L]) continue;
-            int lq = popc(c->hand[q] & SUITMASK[c->trump]);
+            int lq = slen(c, q, c->trump);
             if (lq > most) most = lq;
         }
         if (most && top_run(c, L, c->trump, all) >= most)
@@ -505,14 +510,14 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
         /* length: once the other side is out of the suit (and cannot ruff: cap 13), the
            leader's small cards win too, if no partner can overtake them (then the leader
            keeps the lead throughout) */
-        int len = popc(mine);
+        int len = slen(c, L, s);
         if (cap[s] < 13 || len <= r) continue;
         int longest = 0;
         u64 mates = 0;
         for (int q = 0; q < 4; q++) {
             if (q == L) continue;
             if (c->side[q] == c->side[L]) { mates |= c->hand[q] & SUITMASK[s]; continue; }
-            int lq = popc(c->hand[q] & SUITMASK[s]);
+            int lq = slen(c, q, s);
             if (lq > longest) longest = lq;
         }
         if (r < longest) continue;
@@ -759,10 +764,10 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                     /* who holds the top of the suit: a partner's winner is a good lead */
                     if ((mates >> highbit(all & SUITMASK[s])) & 1) {
                         /* to a partner's winner, from a long suit first */
-                        score = 800 - rank_lo + 8 * popc(h & SUITMASK[s]); card = low;
+                        score = 800 - rank_lo + 8 * slen(c, p, s); card = low;
                     } else {
                         /* low from the shortest suit first */
-                        score = 400 - rank_lo - 15 * popc(h & SUITMASK[s]); card = low;
+                        score = 400 - rank_lo - 15 * slen(c, p, s); card = low;
                         if (s == trump) score -= 100;
                     }
                 }
@@ -820,8 +825,7 @@ static int search(Ctx *c, int target, u64 *rel) {
     *rel = 0;
     if (target <= 0) return 1;
     int len = c->len;
-    int last = (c->leader + 3) & 3;
-    int left = popc(c->hand[last]); /* tricks left, the one under way included */
+    int left = c->left;
     if (target > left) return 0;
     if (len == 1) {
         /* the trick under way is one side's for sure, and (no trumps) the seat that wins it
@@ -845,7 +849,7 @@ static int search(Ctx *c, int target, u64 *rel) {
                     else if (trump >= 0)
                         for (int q = 0; q < 4; q++)
                             if (c->side[q] != S && (c->hand[q] & SUITMASK[trump])) {
-                                int lq = popc(c->hand[q] & SUITMASK[s]);
+                                int lq = slen(c, q, s); /* s is not the suit led */
                                 if (lq < cap) cap = lq;
                             }
                     if (!cap) continue;
@@ -927,7 +931,9 @@ static int search(Ctx *c, int target, u64 *rel) {
             c->leader = w;
             c->len = 0;
             c->first = 0;
+            c->left = left - 1;
             r = search(c, target - c->side[w], &crel);
+            c->left = left;
             c->key = saved_key;
             c->gone &= ~tbits;
             memcpy(c->tcard, saved, sizeof(saved));
@@ -1000,6 +1006,7 @@ static int play_root(Ctx *c, int card) {
         c->leader = w;
         c->len = 0;
         c->first = 0;
+        c->left--;
         init_key(c);
         return c->side[w];
     }
@@ -1055,6 +1062,7 @@ static int parse_position(PyObject *args, Ctx *c) {
     }
     if (base == 0 && n == 0) { /* nothing left: fine, value 0 */ }
     c->gone = FULL & ~seen;
+    c->left = popc(c->hand[(leader + 3) & 3]);
     init_key(c);
     /* keep the table when trump, sides and flags are those it was filled under */
     if (!pool) { if (tt_alloc(TT_BLOCKS, TT_AGGS) < 0) { PyErr_NoMemory(); return -1; } }
