@@ -716,7 +716,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
     /* second and third hand following suit: can a later opponent beat the trick (a higher
        card of the suit led, or a ruff), and will a later partner win it anyway? */
     int later_opp_top = -1, later_opp_ruff = 0, mate_covers = 0;
-    if ((len == 1 || len == 2) && !partner_winning && wsuit == led && (h & SUITMASK[led])) {
+    if ((len == 1 || len == 2) && !(partner_winning && winner_safe) && wsuit == led && (h & SUITMASK[led])) {
         int later_mate_top = -1;
         for (int k = len + 1; k < 4; k++) {
             int q = (c->leader + k) & 3;
@@ -727,7 +727,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                 if (!f && trump >= 0 && led != trump && (c->hand[q] & SUITMASK[trump])) later_opp_ruff = 1;
             } else if (top > later_mate_top) later_mate_top = top;
         }
-        mate_covers = !later_opp_ruff && later_mate_top > wcard && later_mate_top > later_opp_top;
+        mate_covers = !partner_winning && !later_opp_ruff && later_mate_top > wcard && later_mate_top > later_opp_top;
     }
     u64 tmask = 0, mates = 0;
     for (int k = 0; k < len; k++) tmask |= 1ULL << c->tcard[k];
@@ -782,7 +782,7 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                     /* it beats the trick so far, but a later opponent can beat it */
                     int lowbeats = low > wcard;
                     card = lowbeats ? low : top;
-                    score = 250 - (card - base);
+                    score = (partner_winning ? 150 : 250) - (card - base);
                 } else if (beats) {
                     /* win as cheaply as possible: the lowest card of the run still wins */
                     int lowbeats;
