@@ -769,6 +769,18 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                         /* low from the shortest suit first */
                         score = 400 - rank_lo - 15 * slen(c, p, s); card = low;
                         if (s == trump) score -= 100;
+                        {
+                            /* positions: the top card's holder, the second best's */
+                            u64 sx = all & SUITMASK[s];
+                            int t1 = highbit(sx);
+                            int h1 = 0; while (!((c->hand[h1] >> t1) & 1)) h1++;
+                            int r1 = (h1 - p) & 3; /* 1: next to play, 3: last */
+                            u64 sx2 = sx & ~(1ULL << t1);
+                            int h2 = -1, r2 = 0;
+                            if (sx2) { int t2 = highbit(sx2); h2 = 0; while (!((c->hand[h2] >> t2) & 1)) h2++; r2 = (h2 - p) & 3; }
+                            if (r1 == 3) score += (-10);              /* into the last seat's top card */
+                            else if (r1 == 1 && h2 >= 0 && c->side[h2] == c->side[p] && r2 > 1) score += (31); /* a finesse */
+                        }
                     }
                 }
             } else {
