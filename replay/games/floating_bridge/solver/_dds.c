@@ -161,6 +161,7 @@ typedef struct {
 
 typedef struct {
     u64 hand[4];
+    int killer2[14]; /* the one before it */
     int killer[14]; /* by tricks left: the lead that last gave a cut-off (-1: none yet) */
     int trump;      /* 0-3, or -1 for no trumps */
     int side[4];    /* 1 = the declarer's side */
@@ -911,14 +912,18 @@ static int search(Ctx *c, int target, u64 *rel) {
     Move moves[14];
     int n = gen_moves(c, p, moves);
     if (len == 0 && n > 1) {
-        int kc = c->killer[left];
-        for (int i = 1; i < n; i++)
-            if (moves[i].card == kc) {
-                Move m = moves[i];
-                memmove(&moves[1], &moves[0], i * sizeof(Move));
-                moves[0] = m;
-                break;
-            }
+        int at = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            int kc = pass ? c->killer2[left] : c->killer[left];
+            if (kc < 0) continue;
+            for (int i = at; i < n; i++)
+                if (moves[i].card == kc) {
+                    Move m = moves[i];
+                    memmove(&moves[at + 1], &moves[at], (i - at) * sizeof(Move));
+                    moves[at++] = m;
+                    break;
+                }
+        }
     }
     int result = maxi ? 0 : 1;
     u64 allrel = 0;
@@ -969,7 +974,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         c->hand[p] |= bit;
         c->broken = old_broken;
         STAT(if ((maxi && r) || (!maxi && !r)) st_cut[left][i < 13 ? i : 13]++);
-        if (((maxi && r) || (!maxi && !r)) && len == 0) c->killer[left] = card;
+        if (((maxi && r) || (!maxi && !r)) && len == 0 && c->killer[left] != card) { c->killer2[left] = c->killer[left]; c->killer[left] = card; }
         if (maxi && r) { result = 1; allrel = crel; break; }
         if (!maxi && !r) { result = 0; allrel = crel; break; }
         allrel |= crel;
@@ -1040,7 +1045,7 @@ static int parse_position(PyObject *args, Ctx *c) {
                           &leader, &trick, &broken, &first, &tifr))
         return -1;
     memset(c, 0, sizeof(*c));
-    for (int i = 0; i < 14; i++) c->killer[i] = -1;
+    for (int i = 0; i < 14; i++) c->killer[i] = c->killer2[i] = -1;
     u64 seen = 0;
     for (int i = 0; i < 4; i++) {
         if (h[i] & ~FULL) { PyErr_SetString(PyExc_ValueError, "a hand holds bits beyond the 52 cards"); return -1; }
