@@ -550,9 +550,37 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
             pw += r;
             if (r && (c->hand[L] & SUITMASK[s])) entry = 1;
         }
-        if (!entry || !pw) continue;
-        if (popc(c->hand[P]) - pw < n) continue;
-        if (pw > best_extra) { best_extra = pw; best_rel = prel; }
+        if (entry && pw && popc(c->hand[P]) - pw >= n && pw > best_extra) { best_extra = pw; best_rel = prel; }
+        /* or through a suit whose top cards L holds and whose next ones are P's (A-x
+           facing K-Q-x): L cashes its own, then leads the suit again to P's, last. P needs
+           small cards to follow L's winners in it, and to keep its winners meanwhile. */
+        int sp = popc(c->hand[P]);
+        for (int s = 0; s < 4; s++) {
+            if (!cap[s]) continue;
+            u64 ls = c->hand[L] & SUITMASK[s], ps = c->hand[P] & SUITMASK[s];
+            if (!ls || !ps) continue;
+            u64 lrun = 0;
+            int rl = top_run_cards(c, L, s, all, &lrun);
+            if (!rl || popc(ls) <= rl || rl >= cap[s]) continue;
+            u64 rest = all & SUITMASK[s] & ~lrun, pcards = 0;
+            int rp = 0;
+            while (rest) {
+                int top = highbit(rest);
+                if (!((ps >> top) & 1)) break;
+                rp++;
+                pcards |= 1ULL << top;
+                rest &= ~(1ULL << top);
+            }
+            if (!rp || popc(ps) < rl + rp) continue;
+            if (rl + rp > cap[s]) {
+                rp = cap[s] - rl;
+                for (int i = popc(pcards) - rp; i > 0; i--) pcards &= pcards - 1; /* keep the top rp */
+            }
+            int extra = rp + pw; /* P's run in s is 0: L holds its top */
+            if (sp - extra < n || extra <= best_extra) continue;
+            best_extra = extra;
+            best_rel = prel | pcards;
+        }
     }
     *rel |= lrel | best_rel;
     n += best_extra;
