@@ -75,6 +75,27 @@ def test_trump_lead_rule_changes_the_answer():
     assert set(solver.card_values(unbroken)) == {Card.parse("H3"), Card.parse("HA")}
 
 
+def test_a_winning_card_counts_with_the_cards_it_was_one_move_with():
+    # Hearts are trumps, N and E play together. S led D8, W played DQ; N follows. E ruffs:
+    # with HT (or HK, one move: HJ and HQ are gone), E keeps H3 to lead under N's H4, and N
+    # cashes its last diamond: all four tricks. Ruffing with H3 wins only three. The search
+    # once tried H3 first, learnt from that line only that HK's rank mattered (HK beat H4 as
+    # the move "HT-HK"), and skipped HT as "below every relevant card": three.
+    from replay.games.floating_bridge.cards import Card, mask_of
+
+    def hand(*cards):
+        return mask_of(Card.parse(c) for c in cards)
+
+    hands = (hand("C2", "D9", "DT", "H4"), hand("CT", "H3", "HT", "HK"), hand("C6", "SQ", "SA"),
+             hand("C4", "CQ", "SJ"))
+    trick = (int(Card.parse("D8")), int(Card.parse("DQ")))
+    position = solver.Position(hands, 2, (0, 1), 2, trick, True, False, True)
+    solver.clear()
+    assert brute_force(position) == 4
+    assert solver.solve(position) == 4
+    assert solver.card_values(position) == {Card.parse("D9"): 4, Card.parse("DT"): 4}
+
+
 def test_pure_python_fallback_equals_brute_force():
     rng = random.Random(99)
     for i in range(300):

@@ -990,10 +990,20 @@ static int search(Ctx *c, int target, u64 *rel) {
             c->leader = old_leader;
             c->first = old_first;
             c->len = 3;
-            /* the winning card's rank mattered if it beat a card of its own suit */
+            /* the winning card's rank mattered if it beat a card of its own suit; and so did
+               the ranks of the winner's cards it was one move with (they would have won
+               too): the lowest of them is relevant (as DDS's winning rank and its sequence) */
             int wc = c->tcard[wi];
             for (int k = 0; k < 4; k++)
-                if (k != wi && SUIT_OF(c->tcard[k]) == SUIT_OF(wc)) { crel |= 1ULL << wc; break; }
+                if (k != wi && SUIT_OF(c->tcard[k]) == SUIT_OF(wc)) {
+                    crel |= 1ULL << wc;
+                    u64 own = c->hand[w], same = own | c->gone;
+                    int low = wc;
+                    for (int x = wc - 1; x >= 13 * SUIT_OF(wc) && ((same >> x) & 1); x--)
+                        if ((own >> x) & 1) low = x;
+                    crel |= 1ULL << low;
+                    break;
+                }
         } else {
             c->len = len + 1;
             r = search(c, target, &crel);
