@@ -130,18 +130,31 @@ def delta_rows(counts: Mapping[tuple[str, str], list[Any]], *, sign: int = 1, li
 def add_counts(total: dict[tuple[str, str], list[Any]], counts: Mapping[tuple[str, str], list[Any]], *,
                listed: bool) -> None:
     """Add one ingested game's share to a batch's ``total`` (``{(kind, key): [key_lc, *COUNTS,
-    *LISTED_COUNTS]}``): the same sums as ``delta_rows`` then ``_merged``, in one pass."""
-    for key, (key_lc, *values) in counts.items():
-        found = total.get(key)
+    *LISTED_COUNTS]}``): the same sums as ``delta_rows`` then ``_merged``, in one pass.
+
+    ``counts`` is ``game_counts``'s (``[key_lc, games, seats, declarer, made, findings]`` per
+    counter); the five sums are written out, not looped over: this runs for every counter of
+    every game ingested (two dozen a game).
+    """
+    get = total.get
+    for key, entry in counts.items():
+        found = get(key)
+        _, games, seats, declarer, made, findings = entry
         if found is None:
-            total[key] = [key_lc, *values, *(values if listed else (0,) * len(values))]
-        else:
-            for i, value in enumerate(values, start=1):
-                found[i] += value
-            if listed:
-                width = len(values)
-                for i, value in enumerate(values, start=1 + width):
-                    found[i] += value
+            total[key] = ([*entry, games, seats, declarer, made, findings] if listed
+                          else [*entry, 0, 0, 0, 0, 0])
+            continue
+        found[1] += games
+        found[2] += seats
+        found[3] += declarer
+        found[4] += made
+        found[5] += findings
+        if listed:
+            found[6] += games
+            found[7] += seats
+            found[8] += declarer
+            found[9] += made
+            found[10] += findings
 
 
 def total_rows(total: Mapping[tuple[str, str], list[Any]]) -> list[dict[str, Any]]:

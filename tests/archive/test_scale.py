@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from archive import Archive, ArchiveError
+from archive.ingest import BATCH_GAMES
 from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
 
@@ -203,16 +204,17 @@ def test_a_folder_walk_streams_files_found_after_the_first_batch_are_taken(archi
     first.mkdir(parents=True)
     later.mkdir()
     base = json.loads(_logged_game(900, PLAYERS[0]))
-    for i in range(130):
-        (first / f"g{i:03d}.json").write_text(json.dumps({**base, "game_id": f"walk-{i}"}), encoding="utf-8")
+    count = 2 * BATCH_GAMES + 2  # the first folder alone fills two batches and starts a third
+    for i in range(count):
+        (first / f"g{i:04d}.json").write_text(json.dumps({**base, "game_id": f"walk-{i}"}), encoding="utf-8")
     seen = []
     for path, results in archive.iter_ingest([str(tmp_path / "logs")]):
         if not seen:  # the first batch is committed; the walk has not reached b/ yet
             (later / "late.json").write_text(json.dumps({**base, "game_id": "walk-late"}), encoding="utf-8")
         seen.append(path)
         assert [r.status for r in results] == ["stored"]
-    assert len(seen) == 131 and seen[-1] == str(later / "late.json")
-    assert archive.count() == 131
+    assert len(seen) == count + 1 and seen[-1] == str(later / "late.json")
+    assert archive.count() == count + 1
 
 
 def test_the_games_page_and_api_page_by_cursor(tmp_path):
