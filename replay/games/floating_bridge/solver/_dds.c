@@ -29,14 +29,19 @@
  *     as unruffable once the leader's top trumps draw every opponent's; and the side not on
  *     lead takes the coming trick when it holds the top of every suit the leader may lead
  *     and no partner of the leader can ruff;
- *   - move ordering (cash winners, lead to a partner's winner, else low from the shortest
- *     suit, win cheaply in every seat, ruff low, discard low);
+ *   - second-hand bounds: the trick under way is surely one side's, and (quick tricks
+ *     after it) the seat that wins it cashes its top winners in the other suits;
+ *   - move ordering (two killer leads by tricks left, then cash winners, lead to a
+ *     partner's winner, else low from the shortest suit, not into the last seat's top card;
+ *     win cheaply with a card no later opponent beats, low when a later partner wins,
+ *     ruff low, discard low);
  *   - equivalent cards merged: cards of one hand in one suit with nothing between them
  *     but cards of the same hand or cards gone in earlier tricks are one move, and so are
  *     cards with cards of the trick under way between them when neither beats it so far;
  *   - equivalence learnt from the search: once a card has been tried without a cut-off,
  *     the same hand's cards of that suit below the lowest relevant card of its answer are
- *     not tried (they give the same answer).
+ *     not tried (they give the same answer); a trick won by rank makes the winning card
+ *     and the lowest card of its run relevant (the run's cards would have won too).
  *
  * Counters of nodes, table probes and hits by tricks left, and a trace of the root probes,
  * are compiled in with CFLAGS="-O3 -DSOLVER_STATS" (see SOLVER_STATS below).
