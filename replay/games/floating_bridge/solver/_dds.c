@@ -931,6 +931,22 @@ static int search(Ctx *c, int target, u64 *rel) {
         int lead_lb = quick_tricks(c, &qrel);
         int t1 = sure_trump_tricks(c, ls, &trel);
         if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
+        if (!lead_lb && c->trump >= 0 && !c->first) {
+            /* the coming trick by a partner's ruff: L leads a side suit a partner P is void
+               in and holds trumps, and every opponent must follow it */
+            int L = c->leader, tr = c->trump;
+            u64 legal = legal_mask(c, L);
+            for (int s = 0; s < 4 && !lead_lb; s++) {
+                if (s == tr || !(legal & SUITMASK[s])) continue;
+                int ruffer = 0, follow = 1;
+                for (int q = 0; q < 4; q++) {
+                    if (q == L) continue;
+                    if (c->side[q] == ls) { if (!(c->hand[q] & SUITMASK[s]) && (c->hand[q] & SUITMASK[tr])) ruffer = 1; }
+                    else if (!(c->hand[q] & SUITMASK[s])) follow = 0;
+                }
+                if (ruffer && follow) { lead_lb = 1; qrel = 0; }
+            }
+        }
         int other_lb = sure_trump_tricks(c, !ls, &orel);
         if (!other_lb) { u64 wrel = 0; if (other_side_takes_trick(c, &wrel)) { other_lb = 1; orel = wrel; } }
         int blb = ls ? lead_lb : other_lb;
