@@ -18,7 +18,9 @@
  *     and the same holders of those cards. Entries are filed by aggregate (leader, flags,
  *     lengths), then by the suits whose top holder they fix and those holders, so a lookup
  *     scans few. The table is kept across calls with the same trump, sides and flags (a
- *     whole game's analysis reuses it), and emptied when full;
+ *     whole game's analysis reuses it), and emptied when full. An aggregate's directory
+ *     holds the heads of its first eight lists in its own cache line, so that most probes
+ *     touch one line of the index instead of one per list;
  *   - quick tricks: winners the player on lead can cash without giving up the lead, rounds
  *     of a suit counted while every trump-holding opponent must follow, small cards once
  *     the other side is out of the suit, and a partner's winners reached by an entry (a
@@ -122,6 +124,21 @@ typedef struct {
     uint8_t gen;       /* the table's generation it was filled in: an older one is unused */
 } Agg;
 
+/* An aggregate's directory: which lists it has (by m, see tt_probe), and the heads of its
+ * first lists, all in one cache line; lists beyond those are found in the aggregate index. */
+#define INLINE 8
+#define TT_DIRS (1u << 17)    /* 8 MB */
+typedef struct {
+    u64 lengths;
+    uint8_t flags, gen, n, pad;
+    uint16_t used;     /* the lists in use, a bit for each m */
+    uint16_t pad2;
+    uint16_t subs[INLINE];
+    int32_t heads[INLINE];
+} __attribute__((aligned(64))) Dir;
+
+static Dir *dirs = NULL;
+static size_t dir_slots = 0, dir_used = 0;
 static Block *pool = NULL;
 static Agg *agg = NULL;
 static size_t pool_size = 0, pool_used = 0;
@@ -131,24 +148,29 @@ static int tt_trump = -2, tt_tifr = -1;
 static int tt_side[4] = {-1, -1, -1, -1};
 
 static void tt_clear(void) {
-    if (!pool_used && !agg_used) return; /* already empty */
+    if (!pool_used && !agg_used && !dir_used) return; /* already empty */
     STAT(st_clears++; if (pool_used > st_blocks) st_blocks = pool_used);
     /* emptied by moving to the next generation; every slot is reset once in 255 */
     if (++gen == 0) {
         for (size_t i = 0; i < agg_slots; i++) agg[i].gen = 0;
+        for (size_t i = 0; i < dir_slots; i++) dirs[i].gen = 0;
         gen = 1;
     }
     pool_used = 0;
     agg_used = 0;
+    dir_used = 0;
 }
 
 static int tt_alloc(size_t blocks, size_t aggs) {
     Block *b = (Block *)malloc(blocks * sizeof(Block));
     Agg *a = (Agg *)calloc(aggs, sizeof(Agg)); /* generation 0: every slot empty */
-    if (!b || !a) { free(b); free(a); return -1; }
-    free(pool); free(agg);
-    pool = b; agg = a;
-    pool_size = blocks; agg_slots = aggs;
+    Dir *d = NULL;
+    if (posix_memalign((void **)&d, 64, TT_DIRS * sizeof(Dir))) d = NULL;
+    if (!b || !a || !d) { free(b); free(a); free(d); return -1; }
+    memset(d, 0, TT_DIRS * sizeof(Dir));
+    free(pool); free(agg); free(dirs);
+    pool = b; agg = a; dirs = d;
+    pool_size = blocks; agg_slots = aggs; dir_slots = TT_DIRS;
     tt_clear();
     return 0;
 }
@@ -361,11 +383,44 @@ static inline int sub_of(const Key *k, int m) {
     return sub;
 }
 
-static int scan(const Ctx *c, const Agg *a, const Key *k, int target, int *result, u64 *rel) {
-    if (!a) return 0;
+static Dir *dir_find(const Key *k, int create) {
+    size_t i = mix(k->lengths ^ ((u64)k->flags << 56)) & (dir_slots - 1);
+    for (;;) {
+        Dir *d = &dirs[i];
+        if (d->gen != gen) {
+            if (!create || dir_used * 4 > dir_slots * 3) return NULL;
+            d->lengths = k->lengths;
+            d->flags = k->flags;
+            d->gen = gen;
+            d->n = 0;
+            d->used = 0;
+            dir_used++;
+            return d;
+        }
+        if (d->flags == k->flags && d->lengths == k->lengths) return d;
+        i = (i + 1) & (dir_slots - 1);
+    }
+}
+
+/* The head of the aggregate's list `sub` (created empty when asked), or NULL. */
+static int32_t *list_head(Dir *d, const Key *k, int sub, int create) {
+    for (int i = 0; i < d->n; i++)
+        if (d->subs[i] == sub) return &d->heads[i];
+    if (d->n < INLINE) {
+        if (!create) return NULL;
+        d->subs[d->n] = (uint16_t)sub;
+        d->heads[d->n] = -1;
+        return &d->heads[d->n++];
+    }
+    Agg *a = agg_find(k, sub, create);
+    return a ? &a->head : NULL;
+}
+
+static int scan(const Ctx *c, const int32_t *head, const Key *k, int target, int *result, u64 *rel) {
+    if (!head) return 0;
     const Entry *best = NULL;
     int best_w = 1 << 20;
-    for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+    for (int32_t b = *head; b >= 0; b = pool[b].next) {
         const Block *blk = &pool[b];
         for (int i = 0; i < blk->n; i++) {
             const Entry *e = &blk->e[i];
@@ -392,13 +447,13 @@ static const uint16_t SPREAD4[16] = {0x00, 0x03, 0x0c, 0x0f, 0x30, 0x33, 0x3c, 0
                                      0xc0, 0xc3, 0xcc, 0xcf, 0xf0, 0xf3, 0xfc, 0xff};
 
 static int tt_probe(const Ctx *c, const Key *k, int target, int *result, u64 *rel) {
-    const Agg *dir = agg_find(k, 0, 0);
+    Dir *dir = dir_find(k, 0);
     if (!dir) return 0;
     /* the holder of each suit's top card, two bits a suit: sub_of() for every m at once */
     int tops = (int)((k->own[0] & 3) | ((k->own[1] & 3) << 2) | ((k->own[2] & 3) << 4) | ((k->own[3] & 3) << 6));
-    for (uint32_t used = (uint32_t)dir->head & 0xffff; used; used &= used - 1) {
+    for (uint32_t used = dir->used; used; used &= used - 1) {
         int m = __builtin_ctz(used);
-        if (scan(c, agg_find(k, 0x1000 | (m << 8) | (tops & SPREAD4[m]), 0), k, target, result, rel)) return 1;
+        if (scan(c, list_head(dir, k, 0x1000 | (m << 8) | (tops & SPREAD4[m]), 0), k, target, result, rel)) return 1;
     }
     return 0;
 }
@@ -415,16 +470,16 @@ static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, 
         if (depth[s] || !(all & SUITMASK[s])) m |= 1 << s;
     }
     int sub = sub_of(k, m);
-    Agg *dir = agg_find(k, 0, 1);
-    Agg *a = dir ? agg_find(k, sub, 1) : NULL;
-    if (!a || (a->head < 0 && pool_used >= pool_size)) {
+    Dir *dir = dir_find(k, 1);
+    int32_t *head = dir ? list_head(dir, k, sub, 1) : NULL;
+    if (!head || (*head < 0 && pool_used >= pool_size)) {
         tt_clear(); /* full: start again */
-        dir = agg_find(k, 0, 1);
-        a = agg_find(k, sub, 1);
+        dir = dir_find(k, 1);
+        head = list_head(dir, k, sub, 1);
     }
-    dir->head |= 1 << m;
-    if (a->head >= 0) {
-        for (int32_t b = a->head; b >= 0; b = pool[b].next) {
+    dir->used |= (uint16_t)(1 << m);
+    if (*head >= 0) {
+        for (int32_t b = *head; b >= 0; b = pool[b].next) {
             Block *blk = &pool[b];
             for (int i = 0; i < blk->n; i++) {
                 Entry *e = &blk->e[i];
@@ -435,19 +490,19 @@ static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, 
             }
         }
     }
-    if (a->head < 0 || pool[a->head].n == BLOCK) {
+    if (*head < 0 || pool[*head].n == BLOCK) {
         if (pool_used >= pool_size) {
             tt_clear();
-            dir = agg_find(k, 0, 1);
-            dir->head |= 1 << m;
-            a = agg_find(k, sub, 1);
+            dir = dir_find(k, 1);
+            dir->used |= (uint16_t)(1 << m);
+            head = list_head(dir, k, sub, 1);
         }
         int32_t nb = (int32_t)pool_used++;
-        pool[nb].next = a->head;
+        pool[nb].next = *head;
         pool[nb].n = 0;
-        a->head = nb;
+        *head = nb;
     }
-    Block *blk = &pool[a->head];
+    Block *blk = &pool[*head];
     Entry *e = &blk->e[blk->n++];
     memcpy(e->own, own, sizeof(own));
     memcpy(e->depth, depth, 4);
