@@ -109,7 +109,7 @@ typedef struct {
 
 #define BLOCK 4
 #define TT_BLOCKS (1u << 20)  /* 1M blocks of 4 entries: 104 MB, touched as filled */
-#define TT_AGGS (1u << 19)    /* 8 MB */
+#define TT_AGGS (1u << 19)    /* 8 MB: lists beyond a directory's eight */
 typedef struct {
     Entry e[BLOCK];
     int32_t next;      /* the aggregate's next (older) block, or -1 */
@@ -118,8 +118,8 @@ typedef struct {
 
 typedef struct {
     u64 lengths;
-    int32_t head;      /* newest block or -1; in a directory (sub 0), the lists in use */
-    uint16_t sub;      /* which list of the aggregate (see tt_probe) */
+    int32_t head;      /* newest block or -1 */
+    uint16_t sub;      /* which list of the aggregate (see tt_probe): one beyond its directory's */
     uint8_t flags;     /* as the key's */
     uint8_t gen;       /* the table's generation it was filled in: an older one is unused */
 } Agg;
@@ -188,8 +188,8 @@ typedef struct {
 
 typedef struct {
     u64 hand[4];
-    int killer2[14]; /* the one before it */
-    int killer[14]; /* by tricks left: the lead that last gave a cut-off (-1: none yet) */
+    int killer[14];  /* by tricks left: the lead that last gave a cut-off (-1: none yet) */
+    int killer2[14]; /* and the one before it */
     int trump;      /* 0-3, or -1 for no trumps */
     int side[4];    /* 1 = the declarer's side */
     int tifr;       /* rule flag trump_in_first_trick */
@@ -341,7 +341,7 @@ static Agg *agg_find(const Key *k, int sub, int create) {
             a->flags = k->flags;
             a->gen = gen;
             a->sub = (uint16_t)sub;
-            a->head = sub ? -1 : 0;
+            a->head = -1;
             agg_used++;
             return a;
         }
@@ -418,26 +418,19 @@ static int32_t *list_head(Dir *d, const Key *k, int sub, int create) {
 
 static int scan(const Ctx *c, const int32_t *head, const Key *k, int target, int *result, u64 *rel) {
     if (!head) return 0;
-    const Entry *best = NULL;
-    int best_w = 1 << 20;
     for (int32_t b = *head; b >= 0; b = pool[b].next) {
         const Block *blk = &pool[b];
         for (int i = 0; i < blk->n; i++) {
             const Entry *e = &blk->e[i];
             STAT(st_scan++);
-            if (e->lb < target && e->ub >= target) continue;
-            int w = e->depth[0] + e->depth[1] + e->depth[2] + e->depth[3];
-            if (w >= best_w || !entry_matches(e, k->own)) continue;
-            best = e;
-            best_w = w;
-            goto found;
+            if ((e->lb < target && e->ub >= target) || !entry_matches(e, k->own)) continue;
+            /* the first entry that decides (the newest) */
+            *result = e->lb >= target;
+            *rel = depth_cards(c, e->depth);
+            return 1;
         }
     }
-found:
-    if (!best) return 0;
-    *result = best->lb >= target;
-    *rel = depth_cards(c, best->depth);
-    return 1;
+    return 0;
 }
 
 /* Does the table decide "at least target tricks"? Then *result is the answer and *rel the
@@ -512,6 +505,32 @@ static void tt_store(const Ctx *c, const Key *k, int lower, int bound, u64 rel, 
 
 /* ---------------------------------------------------------------- bounds */
 
+/* The seat holding `card` (which some seat holds). */
+static inline int holder(const Ctx *c, int card) {
+    int h = 0;
+    while (!((c->hand[h] >> card) & 1)) h++;
+    return h;
+}
+
+/* The top n cards of a set. */
+static inline u64 keep_top(u64 cards, int n) {
+    for (int i = popc(cards) - n; i > 0; i--) cards &= cards - 1;
+    return cards;
+}
+
+/* Rounds of side suit s side S can cash before an opponent ruffs: while every opponent
+ * holding a trump still follows (13: no trumps, or nobody on the other side holds one). */
+static inline int safe_rounds(const Ctx *c, int S, int s) {
+    int cap = 13;
+    if (c->trump < 0) return cap;
+    for (int q = 0; q < 4; q++) {
+        if (c->side[q] == S || !(c->hand[q] & SUITMASK[c->trump])) continue;
+        int len = slen(c, q, s);
+        if (len < cap) cap = len;
+    }
+    return cap;
+}
+
 /* Top winners in suit s held by seat p: its cards from the top of what is still out,
  * down to the first card someone else holds. */
 static inline int top_run_cards(const Ctx *c, int p, int s, u64 all, u64 *cards) {
@@ -545,13 +564,7 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
     int cap[4];
     for (int s = 0; s < 4; s++) {
         if (s == c->trump) { cap[s] = (c->broken || !(c->hand[L] & ~SUITMASK[s])) ? 13 : 0; continue; }
-        cap[s] = 13;
-        if (c->trump < 0) continue;
-        for (int q = 0; q < 4; q++) {
-            if (c->side[q] == c->side[L] || !(c->hand[q] & SUITMASK[c->trump])) continue;
-            int len = slen(c, q, s);
-            if (len < cap[s]) cap[s] = len;
-        }
+        cap[s] = safe_rounds(c, c->side[L], s);
     }
     /* drawing trumps: when L may lead trumps and its top trumps outnumber every opponent's
        trumps, L cashes them first (its partners cannot overtake them) and nobody can ruff
@@ -622,19 +635,12 @@ static int quick_tricks(const Ctx *c, u64 *rel) {
             u64 lrun = 0;
             int rl = top_run_cards(c, L, s, all, &lrun);
             if (!rl || popc(ls) <= rl || rl >= cap[s]) continue;
-            u64 rest = all & SUITMASK[s] & ~lrun, pcards = 0;
-            int rp = 0;
-            while (rest) {
-                int top = highbit(rest);
-                if (!((ps >> top) & 1)) break;
-                rp++;
-                pcards |= 1ULL << top;
-                rest &= ~(1ULL << top);
-            }
+            u64 pcards = 0;
+            int rp = top_run_cards(c, P, s, all & ~lrun, &pcards); /* P's, once L's are gone */
             if (!rp || popc(ps) < rl + rp) continue;
             if (rl + rp > cap[s]) {
                 rp = cap[s] - rl;
-                for (int i = popc(pcards) - rp; i > 0; i--) pcards &= pcards - 1; /* keep the top rp */
+                pcards = keep_top(pcards, rp);
             }
             int extra = rp + pw; /* P's run in s is 0: L holds its top */
             if (sp - extra < n || extra <= best_extra) continue;
@@ -697,8 +703,7 @@ static int other_side_takes_trick(const Ctx *c, u64 *rel) {
     for (int s = 0; s < 4; s++) {
         if (!(legal & SUITMASK[s])) continue;
         int top = highbit(all & SUITMASK[s]);
-        int h = 0;
-        while (!((c->hand[h] >> top) & 1)) h++;
+        int h = holder(c, top);
         if (c->side[h] == c->side[L]) return 0;
         if (c->trump >= 0 && s != c->trump)
             for (int q = 0; q < 4; q++)
@@ -709,6 +714,27 @@ static int other_side_takes_trick(const Ctx *c, u64 *rel) {
     }
     *rel |= tops;
     return 1;
+}
+
+/* Does the leader's side surely take the trick about to start by a partner's ruff? It does
+ * when the leader may lead a side suit that a partner is void in and holds trumps for, and
+ * every opponent must follow it (not in the first trick, where a trump may be barred). The
+ * answer depends on no rank. */
+static int partner_ruffs_trick(const Ctx *c) {
+    int L = c->leader, tr = c->trump, ls = c->side[L];
+    if (tr < 0 || c->first) return 0;
+    u64 legal = legal_mask(c, L);
+    for (int s = 0; s < 4; s++) {
+        if (s == tr || !(legal & SUITMASK[s])) continue;
+        int ruffer = 0, follow = 1;
+        for (int q = 0; q < 4; q++) {
+            if (q == L) continue;
+            if (c->side[q] == ls) { if (!(c->hand[q] & SUITMASK[s]) && (c->hand[q] & SUITMASK[tr])) ruffer = 1; }
+            else if (!(c->hand[q] & SUITMASK[s])) follow = 0;
+        }
+        if (ruffer && follow) return 1;
+    }
+    return 0;
 }
 
 /* Does side S surely win the trick under way (at least one card played)? It does when no
@@ -863,18 +889,14 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
                         /* low from the shortest suit first */
                         score = 400 - rank_lo - 15 * slen(c, p, s); card = low;
                         if (s == trump) score -= 100;
-                        {
-                            /* positions: the top card's holder, the second best's */
-                            u64 sx = all & SUITMASK[s];
-                            int t1 = highbit(sx);
-                            int h1 = 0; while (!((c->hand[h1] >> t1) & 1)) h1++;
-                            int r1 = (h1 - p) & 3; /* 1: next to play, 3: last */
-                            u64 sx2 = sx & ~(1ULL << t1);
-                            int h2 = -1, r2 = 0;
-                            if (sx2) { int t2 = highbit(sx2); h2 = 0; while (!((c->hand[h2] >> t2) & 1)) h2++; r2 = (h2 - p) & 3; }
-                            if (r1 == 3) score += (-10);              /* into the last seat's top card */
-                            else if (r1 == 1 && h2 >= 0 && c->side[h2] == c->side[p] && r2 > 1) score += (31); /* a finesse */
-                        }
+                        /* where the top card and the second best sit (1: next to play, 3: last) */
+                        u64 sx = all & SUITMASK[s];
+                        int t1 = highbit(sx), r1 = (holder(c, t1) - p) & 3;
+                        u64 sx2 = sx & ~(1ULL << t1);
+                        int h2 = sx2 ? holder(c, highbit(sx2)) : -1;
+                        if (r1 == 3) score -= 10; /* into the last seat's top card */
+                        else if (r1 == 1 && h2 >= 0 && c->side[h2] == c->side[p] && ((h2 - p) & 3) > 1)
+                            score += 31; /* through it towards a partner's second best: a finesse */
                     }
                 }
             } else {
@@ -922,7 +944,6 @@ static int gen_moves(const Ctx *c, int p, Move *out) {
 
 /* ---------------------------------------------------------------- the search */
 
-
 /* Can the declarer's side take at least `target` tricks from the trick under way on?
  * `rel` receives the cards whose ranks the answer depends on (the rest count by number). */
 static int search(Ctx *c, int target, u64 *rel) {
@@ -934,9 +955,10 @@ static int search(Ctx *c, int target, u64 *rel) {
     int left = c->left;
     if (target > left) return 0;
     if (len == 1) {
-        /* the trick under way is one side's for sure, and (no trumps) the seat that wins it
-           then cashes its top winners in the other suits: enough when that side needs no
-           more tricks than these (or the other side then cannot reach its target) */
+        /* the trick under way is one side's for sure, and the seat that wins it then cashes
+           its top winners in the other suits (side suits for their safe rounds, trumps once
+           broken): enough when that side needs no more tricks than these (or the other side
+           then cannot reach its target) */
         u64 wrel;
         int w;
         for (int S = 1; S >= 0; S--) {
@@ -948,23 +970,14 @@ static int search(Ctx *c, int target, u64 *rel) {
                 int led = SUIT_OF(c->tcard[0]), trump = c->trump;
                 for (int s = 0; s < 4 && got < need; s++) {
                     if (s == led) continue;
-                    /* safe rounds of a side suit: while every opponent holding a trump
-                       follows; trumps: once they may be led */
-                    int cap = 13;
-                    if (s == trump) cap = c->broken ? 13 : 0;
-                    else if (trump >= 0)
-                        for (int q = 0; q < 4; q++)
-                            if (c->side[q] != S && (c->hand[q] & SUITMASK[trump])) {
-                                int lq = slen(c, q, s); /* s is not the suit led */
-                                if (lq < cap) cap = lq;
-                            }
+                    /* (the trick's lengths are the trick start's: s is not the suit led) */
+                    int cap = s == trump ? (c->broken ? 13 : 0) : safe_rounds(c, S, s);
                     if (!cap) continue;
                     u64 cards = 0;
                     int r = top_run_cards(c, w, s, all, &cards);
                     if (r > cap) {
                         r = cap;
-                        /* only the top `cap` count: their ranks are what matters */
-                        for (int i = 0; i < popc(cards) - cap; i++) cards &= cards - 1;
+                        cards = keep_top(cards, cap); /* only those count: their ranks matter */
                     }
                     wrel |= cards;
                     got += r;
@@ -986,22 +999,7 @@ static int search(Ctx *c, int target, u64 *rel) {
         int lead_lb = quick_tricks(c, &qrel);
         int t1 = sure_trump_tricks(c, ls, &trel);
         if (t1 > lead_lb) { lead_lb = t1; qrel = trel; }
-        if (!lead_lb && c->trump >= 0 && !c->first) {
-            /* the coming trick by a partner's ruff: L leads a side suit a partner P is void
-               in and holds trumps, and every opponent must follow it */
-            int L = c->leader, tr = c->trump;
-            u64 legal = legal_mask(c, L);
-            for (int s = 0; s < 4 && !lead_lb; s++) {
-                if (s == tr || !(legal & SUITMASK[s])) continue;
-                int ruffer = 0, follow = 1;
-                for (int q = 0; q < 4; q++) {
-                    if (q == L) continue;
-                    if (c->side[q] == ls) { if (!(c->hand[q] & SUITMASK[s]) && (c->hand[q] & SUITMASK[tr])) ruffer = 1; }
-                    else if (!(c->hand[q] & SUITMASK[s])) follow = 0;
-                }
-                if (ruffer && follow) { lead_lb = 1; qrel = 0; }
-            }
-        }
+        if (!lead_lb && partner_ruffs_trick(c)) { lead_lb = 1; qrel = 0; }
         int other_lb = sure_trump_tricks(c, !ls, &orel);
         if (!other_lb) { u64 wrel = 0; if (other_side_takes_trick(c, &wrel)) { other_lb = 1; orel = wrel; } }
         int blb = ls ? lead_lb : other_lb;
