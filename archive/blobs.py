@@ -31,7 +31,12 @@ class BlobStore:
         self.engine = engine
         self._train_lock = threading.Lock()
         self.compressor = Compressor(level=level, load=self._load_dictionary)
-        with engine.connect() as conn:
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the dictionaries and the blob count again (another process, an ingest's writer,
+        may have stored blobs and trained a dictionary)."""
+        with self.engine.connect() as conn:
             for row in conn.execute(select(Dictionary.id, Dictionary.data).order_by(Dictionary.id)):
                 self.compressor.add_dictionary(row.id, row.data)
             self.count = conn.execute(select(func.count()).select_from(Blob)).scalar_one()

@@ -25,16 +25,15 @@ goes on, and a re-run stores what the batch held.
 from __future__ import annotations
 
 import gc
+from collections import deque
 import json
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
 from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, is_log_name, read_logs
 
@@ -44,6 +43,7 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
+from .writer import IN_FLIGHT, WriterConfig, WriterProcess
 from .summaries import Summaries, add_counts, game_counts, game_tags, started_key, think_text, think_times, total_rows
 
 #: Games stored per transaction. Each commit writes every page its batch dirtied (the random
@@ -110,8 +110,11 @@ class Ingester:
     """Takes inputs into one archive database (see the module docstring)."""
 
     def __init__(self, engine: Engine, ids: PublicIds, blobs: BlobStore, summaries: Summaries, *,
-                 max_input_bytes: int, max_decompressed: int, auto_train: bool = True):
+                 max_input_bytes: int, max_decompressed: int, auto_train: bool = True,
+                 writer_config: WriterConfig | None = None):
         self.engine = engine
+        #: how a writer process opens this archive; None: every batch is committed here
+        self.writer_config = writer_config
         self.ids = ids
         self.blobs = blobs
         self.summaries = summaries
@@ -164,12 +167,11 @@ class Ingester:
         and the collector waits while each batch is read and judged (it runs as usual whenever
         this yields).
         """
-        # One batch is committed by a writer thread while the next is read and judged: the
-        # database's own work (and SQLite's and psycopg's C code) runs beside the judging.
-        # (An in-memory SQLite database has one connection, which two threads cannot share.)
-        pipelined = not isinstance(self.engine.pool, StaticPool)
-        writer = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer") if pipelined else None
-        in_flight: tuple[Any, list[tuple[str, _Input]]] | None = None
+        # A walk of more than one batch is a pipeline: this process reads and judges batch n + 1
+        # while a writer process commits batch n (``archive/writer.py``); the first batch is
+        # committed here, so that an upload or a small folder starts no process.
+        writer: WriterProcess | None = None
+        in_flight: deque[list[tuple[str, _Input]]] = deque()
         # A batch holds its games' logs (hundreds of objects each) until it is judged, so the
         # cyclic garbage collector runs often, and each of its full collections walked every
         # object of the process (the modules, the models' schemas, SQLAlchemy's...): a fifth of
@@ -180,13 +182,14 @@ class Ingester:
         if frozen:
             gc.freeze()
         batches = self._batches(paths, stdin)
+        first = True
         try:
             while True:
                 # Reading and judging a batch makes hundreds of objects a game that all live
                 # until the batch is judged: automatic collections would walk each of them once
                 # or twice for nothing (they are freed by reference counting, not by the
                 # collector). So the collector waits while a batch is read and judged, and
-                # runs as usual after (and while the writer stores it).
+                # runs as usual after.
                 paused = frozen and gc.isenabled()
                 if paused:
                     gc.disable()
@@ -194,28 +197,33 @@ class Ingester:
                     batch = next(batches, None)
                     if batch is None:
                         break
-                    self._prepare([i for _, i in batch])
+                    # the writer process hashes the logs (``_hash``); the first batch is hashed here
+                    self._prepare([i for _, i in batch], hashed=first or self.writer_config is None)
                 finally:
                     if paused:
                         gc.enable()
-                if writer is None:
+                if first or self.writer_config is None:
+                    first = False
                     self._commit([i for _, i in batch])
                     yield from ((p, i.results) for p, i in batch)
                     continue
-                if in_flight is not None:
-                    in_flight[0].result()
-                    yield from ((p, i.results) for p, i in in_flight[1])
-                in_flight = (writer.submit(self._commit, [i for _, i in batch]), batch)
-            if in_flight is not None:
-                in_flight[0].result()
-                yield from ((p, i.results) for p, i in in_flight[1])
-                in_flight = None
+                if writer is None:
+                    writer = WriterProcess(self.writer_config)
+                writer.submit(_for_writer([i for _, i in batch]))
+                in_flight.append(batch)
+                while len(in_flight) > IN_FLIGHT:
+                    yield from _collect(writer, in_flight.popleft())
+            while in_flight:
+                yield from _collect(writer, in_flight.popleft())
+            if writer is not None:
+                writer.close()
+                writer = None
+                self.blobs.reload()  # the writer counted the blobs and may have trained a dictionary
             self.fold()
         finally:
-            if writer is not None:
-                if in_flight is not None:  # stopped half-way (an error, Ctrl-C): let the batch finish
-                    in_flight[0].exception()
-                writer.shutdown(wait=True)
+            if writer is not None:  # stopped half-way (an error, Ctrl-C): the batch under way ends as it ends
+                writer.close()
+                self.blobs.reload()
             if frozen:
                 gc.unfreeze()
 
@@ -305,6 +313,11 @@ class Ingester:
 
     def _judge(self, game: _Game) -> None:
         """The game's rows, from the one judgement of its log (or why it is quarantined)."""
+        if game.entry is None:  # in the writer process: a game that was there when it was read
+            (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
+            if game.entry.log is None:
+                game.error = str(game.entry.error)
+                return
         log = game.entry.log
         try:
             replay = log.replay()
@@ -325,8 +338,11 @@ class Ingester:
         self._prepare(items)
         self._commit(items, receipts)
 
-    def _prepare(self, items: Sequence[_Input]) -> None:
-        """Everything before the transaction: hashes, and judging the games not stored yet."""
+    def _prepare(self, items: Sequence[_Input], *, hashed: bool = True) -> None:
+        """Everything before the transaction: hashes, and judging the games not stored yet.
+
+        With ``hashed`` False (a batch for the writer process, which hashes the logs itself:
+        see ``_hash``), a game counts as stored when its very bytes are a stored game's own."""
         games = [g for item in items if item.rejected is None for g in item.games]
         for game in games:
             game.sha = _sha(game.raw)
@@ -334,23 +350,50 @@ class Ingester:
                 if game.error is None:
                     game.error = str(game.entry.error) if game.entry is not None else "not a game log"
                 continue
-            try:
-                game.canonical = canonical_sha256(game.entry.log)
-            except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
-                game.error = _internal(exc)
+            if hashed:
+                self._canonical(game)
         # judge only games not stored yet (a re-run over the same folder judges nothing)
-        wanted = [g for g in games if g.canonical is not None and g.error is None]
+        wanted = [g for g in games if g.error is None]
+        if hashed:
+            wanted = [g for g in wanted if g.canonical is not None]
         with self.engine.connect() as conn:
-            known = self._known_games(conn, {g.canonical for g in wanted})
+            if hashed:
+                known = self._known_games(conn, {g.canonical for g in wanted})
+            else:
+                known = self._known_raw(conn, {g.sha for g in wanted})
         for game in wanted:
-            if game.canonical not in known:
+            if (game.canonical if hashed else game.sha) not in known:
                 self._judge(game)
+
+    def _canonical(self, game: _Game) -> None:
+        try:
+            game.canonical = canonical_sha256(game.entry.log)
+        except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+            game.error = _internal(exc)
+
+    def _hash(self, games: Sequence[_Game]) -> None:
+        """The canonical SHA-256 of games read without it (the writer process): each log read
+        again from its bytes. Reading is a fifth of the cost of judging, and this way neither
+        the logs nor their hashing weigh on the process that judges."""
+        for game in games:
+            if game.canonical is not None or game.error is not None:
+                continue
+            if game.entry is None:
+                (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
+            if game.entry.log is None:  # the same bytes read the same way: cannot happen, but say so
+                game.error = str(game.entry.error)
+                continue
+            self._canonical(game)
+            if game.rows is not None:
+                game.rows["game"]["canonical_sha256"] = game.canonical
+                game.entry = None
 
     def _commit(self, items: Sequence[_Input], receipts: bool = True) -> None:
         """The batch's one transaction (see the module docstring)."""
         games = [g for item in items if item.rejected is None for g in item.games]
         if not games:
             return
+        self._hash(games)
         with self.engine.execution_options(write=True).begin() as conn:
             self._lock(conn, items, games)
             try:
@@ -416,6 +459,15 @@ class Ingester:
             for row in conn.execute(select(Game.canonical_sha256, Game.id, Game.findings)
                                     .where(Game.canonical_sha256.in_(ordered[start:start + 500]))):
                 found[row.canonical_sha256] = row
+        return found
+
+    def _known_raw(self, conn: Connection, shas: set[str]) -> set[str]:
+        """Which of these SHA-256 are the bytes a stored game was read from."""
+        found: set[str] = set()
+        ordered = sorted(shas)
+        for start in range(0, len(ordered), 500):
+            found.update(conn.execute(select(Blob.sha256).join(Game, Game.raw_blob_id == Blob.id)
+                                      .where(Blob.sha256.in_(ordered[start:start + 500]))).scalars())
         return found
 
     def _blob_ids(self, conn: Connection, raws: dict[str, bytes]) -> tuple[dict[str, int], set[str]]:
@@ -494,8 +546,9 @@ class Ingester:
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
                 listed = game.listed
-                tags.extend([(t, key, game_id, listed) for t in parts["tags"]])
-                add_counts(deltas, parts["counts"], listed=game.listed)
+                game_tag_list, counts = _summaries(parts)
+                tags.extend([(t, key, game_id, listed) for t in game_tag_list])
+                add_counts(deltas, counts, listed=game.listed)
                 status = STORED_WITH_FINDINGS if parts["game"]["findings"] else STORED
                 game.result = IngestResult(game.source, status, self.ids.encode(game_id), parts["game"]["findings"])
                 known[game.canonical] = _Known(game_id, parts["game"]["findings"])
@@ -534,6 +587,23 @@ class Ingester:
             rows.append({"sha256": sha, "source": item.source, "origin": item.origin, "received_at": _now(),
                          "size": len(item.data), "blob_ids": json.dumps(blob_ids)})
         conn.execute(insert(Receipt.__table__), rows)
+
+
+def _for_writer(items: list[_Input]) -> list[_Input]:
+    """The batch as the writer process gets it: without logs. A judged game's rows and an
+    unreadable one's error are all that is stored of them; a game that was already stored when
+    the batch was read is not judged, and were it gone by the time the writer looks, the writer
+    reads it again from its bytes."""
+    for item in items:
+        for game in item.games:
+            game.entry = None
+    return items
+
+
+def _collect(writer: WriterProcess, batch: list[tuple[str, _Input]]) -> Iterator[tuple[str, list[IngestResult]]]:
+    """The writer's results for ``batch``, as ``(path, results)`` per input."""
+    for (path, _item), results in zip(batch, writer.result()):
+        yield path, results
 
 
 @dataclass(slots=True)
@@ -588,10 +658,14 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     fact_rows = [{"name": name, "value": str(value)[:200],
                   "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
                  for name, value in sorted(outcome.facts.items())]
-    tags = game_tags(row, player_rows, kinds, [(f["name"], f["value"]) for f in fact_rows])
-    counts = game_counts(row, player_rows, [f["seat"] for f in finding_rows], tags)
-    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "tags": tags,
-            "counts": counts}
+    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds}
+
+
+def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:
+    """A new game's tags and counter shares, from its rows (made where it is stored, so that
+    neither a duplicate nor the judging process pays for them)."""
+    tags = game_tags(parts["game"], parts["players"], parts["kinds"], [(f["name"], f["value"]) for f in parts["facts"]])
+    return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags)
 
 
 def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) -> None:

@@ -65,6 +65,76 @@ START_MU = MODEL.mu
 START_SIGMA = MODEL.sigma
 
 
+_BETA_SQUARED = MODEL.beta ** 2
+_TAU_SQUARED = MODEL.tau * MODEL.tau
+_KAPPA = MODEL.kappa
+
+
+def rate_places(ratings: Sequence[tuple[float, float]], first: Sequence[bool]) -> list[tuple[float, float]]:
+    """``MODEL.rate`` for what a game here always is: one-member teams in two places (``first``
+    True: tied first, False: tied second), each ``(mu, sigma)`` in and out.
+
+    openskill's own ``rate`` deep-copies its teams and checks its arguments on every call, which
+    made rating most of a ratings refresh; this is the same update (Weng and Lin's Algorithm 4,
+    Plackett-Luce, with openskill's defaults: tau added to sigma first, gamma = sigma / c, kappa
+    the floor of the variance factor) for this one shape, with its arithmetic in the same order,
+    so that its numbers are the library's to the last bit (``tests/archive/test_ratings.py``
+    checks that against ``MODEL.rate``).
+
+    >>> [(round(mu, 3), round(sigma, 3)) for mu, sigma in rate_places([(25.0, 25 / 3), (25.0, 25 / 3)], [True, False])]
+    [(27.635, 8.066), (22.365, 8.066)]
+    """
+    # the library sorts the teams by place (stably) before it computes
+    order = [i for i in range(len(first)) if first[i]] + [i for i in range(len(first)) if not first[i]]
+    winners = sum(1 for f in first if f)
+    sigma_t = [math.sqrt(ratings[i][1] * ratings[i][1] + _TAU_SQUARED) for i in order]
+    mus = [0.0 + ratings[i][0] * 1.0 for i in order]
+    variances = [0.0 + (s * 1.0) ** 2 for s in sigma_t]
+    collective = 0.0
+    for v in variances:
+        collective += v + _BETA_SQUARED
+    c = math.sqrt(collective)
+    exps = [math.exp(mu / c) for mu in mus]
+    n = len(order)
+    ranks = [1] * winners + [2] * (n - winners)
+    # sum_q: over the teams placed at q's place or below; a_q: teams sharing q's place
+    sum_q = [0.0] * n
+    started = [False] * n
+    for i in range(n):
+        for q in range(n):
+            if ranks[i] >= ranks[q]:
+                if started[q]:
+                    sum_q[q] += exps[i]
+                else:
+                    sum_q[q], started[q] = exps[i], True
+    a = [winners if r == 1 else n - winners for r in ranks]
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * n
+    for i in range(n):
+        omega = delta = 0.0
+        for q in range(n):
+            x = exps[i] / sum_q[q]
+            if ranks[q] <= ranks[i]:
+                delta += x * (1 - x) / a[q]
+                if q == i:
+                    omega += (1 - x) / a[q]
+                else:
+                    omega -= x / a[q]
+        variance = variances[i]
+        omega *= variance / c
+        delta *= variance / c ** 2
+        delta *= math.sqrt(variance) / c
+        mu, sigma = mus[i], sigma_t[i]
+        share = sigma ** 2 / variance
+        if omega >= 0:
+            mu += share * omega * 1.0
+            sigma *= math.sqrt(max(1 - share * delta * 1.0, _KAPPA))
+        else:
+            mu += share * omega / 1.0
+            sigma *= math.sqrt(max(1 - share * delta / 1.0, _KAPPA))
+        out[order[i]] = (mu, sigma)
+    return out
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """The leaderboard's sort key: ``mu - 3 sigma``."""
     return mu - 3.0 * sigma
@@ -151,10 +221,9 @@ class Ledger:
             if len(names) < 2 or len(set(placed.values())) < 2:
                 continue
             current = [self.standings[(game, kind, n)] for n in names]
-            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in current]
-            ranks = [1 if placed[n] else 2 for n in names]
-            for name, standing, (new,) in zip(names, current, MODEL.rate(teams, ranks=ranks)):
-                standing.mu, standing.sigma = float(new.mu), float(new.sigma)
+            rated = rate_places([(s.mu, s.sigma) for s in current], [placed[n] for n in names])
+            for name, standing, (mu, sigma) in zip(names, current, rated):
+                standing.mu, standing.sigma = float(mu), float(sigma)
                 standing.rated += 1
                 history.append({"game_id": row_id, "kind": kind, "name": name, "game": game, "mu": standing.mu,
                                 "sigma": standing.sigma, "ordinal": standing.ordinal})

@@ -16,6 +16,7 @@ schema up to date) and hands each job to one part:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 from pathlib import Path
@@ -43,6 +44,7 @@ from .records import (DEFAULT_URL, DUPLICATE, MAX_DECOMPRESSED, MAX_INPUT_BYTES,
                       SEAT_LETTERS, STORED, STORED_WITH_FINDINGS, ArchivedGame, ArchiveError, CursorError, GameSummary,
                       IngestResult, Page, QuarantinedInput, _db_message, raw_extension, replay_code)
 from .summaries import Summaries
+from .writer import WriterConfig
 
 #: Filtered listings count matches exactly up to this many (then say "at least").
 COUNT_CAP = 1_000
@@ -66,13 +68,19 @@ class Archive:
         try:
             self._migrate()
             self.blobs = BlobStore(self.engine, level=level)
-            self.ids = PublicIds(self._salt(salt))
+            salt = self._salt(salt)
+            self.ids = PublicIds(salt)
         except OperationalError as exc:
             self.engine.dispose()
             raise ArchiveError(f"cannot open the archive at {self.display_url}: {_db_message(exc)}") from None
         self.summaries = Summaries(self.engine)
+        # a long ingest commits in a writer process that opens the same database (not an
+        # in-memory one, which only this process can see)
+        writer = None if isinstance(self.engine.pool, StaticPool) else WriterConfig(
+            self.engine.url.render_as_string(hide_password=False), salt, level, auto_train, max_input_bytes,
+            max_decompressed)
         self.ingester = Ingester(self.engine, self.ids, self.blobs, self.summaries, max_input_bytes=max_input_bytes,
-                                 max_decompressed=max_decompressed, auto_train=auto_train)
+                                 max_decompressed=max_decompressed, auto_train=auto_train, writer_config=writer)
         self.queries = Queries(self.engine, self.ids, self.blobs, self.summaries)
         self.admin = Admin(self.engine, self.ids, self.blobs, self.summaries, self.ingester, self.queries)
         self.analyses = Analyses(self.engine, self.blobs)
@@ -96,6 +104,8 @@ class Archive:
     @auto_train.setter
     def auto_train(self, value: bool) -> None:
         self.ingester.auto_train = value
+        if self.ingester.writer_config is not None:
+            self.ingester.writer_config = dataclasses.replace(self.ingester.writer_config, auto_train=value)
 
     # -- setup --------------------------------------------------------------------------------
     @property

@@ -263,3 +263,22 @@ def test_concurrent_refreshes_rate_each_game_once(db_url):
         ledger, history = in_memory(logs)
         assert stored_table(archive) == memory_table(ledger)
         assert stored_history(archive) == memory_history(history)
+
+
+# --- the update itself, against the library ---------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_RATING = st.tuples(st.floats(-50, 100, allow_nan=False), st.floats(0.001, 20, allow_nan=False))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_RATING, st.booleans()), min_size=2, max_size=8)
+       .filter(lambda seats: len({won for _, won in seats}) == 2))
+def test_rate_places_is_openskills_plackett_luce_to_the_last_bit(seats):
+    """``rate_places`` (the refresh's own update) gives exactly what ``openskill``'s
+    ``PlackettLuce().rate`` gives for one-member teams tied in two places."""
+    mine = ratings.rate_places([r for r, _ in seats], [won for _, won in seats])
+    teams = [[ratings.MODEL.rating(mu=mu, sigma=sigma)] for (mu, sigma), _ in seats]
+    theirs = ratings.MODEL.rate(teams, ranks=[1 if won else 2 for _, won in seats])
+    assert mine == [(float(t[0].mu), float(t[0].sigma)) for t in theirs]

@@ -38,8 +38,11 @@ from pydantic_core import PydanticCustomError
 from ...envelope import Envelope, log_json_schema, schema_text
 from ...log import LogFormatError, Millis, Player, _model, _new, _Open, _set, _short_repr, plain_envelope
 from ...log import plain_players, plain_start_time
-from .cards import Call, CallParseError, Card, CardParseError, Seat, singbridge_number
+from .cards import CALL_TEXT, CARD_TEXT, Call, CallParseError, Card, CardParseError, Seat, singbridge_number
 from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
+
+#: a seat's text by its number (``Seat.N`` is 0), for the serializer
+SEAT_TEXT: tuple[str, ...] = tuple(seat.name for seat in Seat)
 
 FORMAT = "floating-bridge/1"
 END_REASONS = ("completed", "passed_out", "cancelled", "timeout", "abandoned")
@@ -118,7 +121,9 @@ def _rules(value: Any) -> Rules:
 CardField = Annotated[
     Card,
     PlainValidator(_card),
-    PlainSerializer(str, return_type=str),
+    # the text by a C-level lookup, not a Python ``__str__`` call: a log holds dozens of cards,
+    # and serialising logs (the archive's canonical hash of every game) pays for each
+    PlainSerializer(CARD_TEXT.__getitem__, return_type=str),
     WithJsonSchema({
         "description": "a card: suit letter then rank, e.g. SA, HT, C2; in a log with notation singbridge "
                        "also a number, suit (1-4 = C, D, H, S) times 100 plus rank (2-14), e.g. 114 = CA",
@@ -128,7 +133,7 @@ CardField = Annotated[
 CallField = Annotated[
     Call,
     PlainValidator(_call),
-    PlainSerializer(str, return_type=str),
+    PlainSerializer(CALL_TEXT.__getitem__, return_type=str),
     WithJsonSchema({
         "description": "pass, or a bid like 1S, 3NT; in a log with notation singbridge also a number, "
                        "0 = pass or level times 10 plus strain (1-5 = C, D, H, S, NT), e.g. 45 = 4NT",
@@ -138,7 +143,7 @@ CallField = Annotated[
 SeatField = Annotated[
     Seat,
     PlainValidator(_seat),
-    PlainSerializer(lambda s: s.name, return_type=str),
+    PlainSerializer(SEAT_TEXT.__getitem__, return_type=str),
     WithJsonSchema({"type": "string", "enum": ["N", "E", "S", "W"]}),
 ]
 RulesField = Annotated[

@@ -1,0 +1,193 @@
+"""The ingest's writer process: it stores the batches the ingesting process reads and judges.
+
+A long ingest (more than one batch) is a pipeline of two processes. The ingesting process walks
+the folders, reads each log, judges it and makes its rows (the work that has to see the log);
+this process, started for it, runs each batch's transaction (compressing the blobs, the
+inserts, folding the counters, training the dictionary) and every few batches the ratings
+refresh. Each runs on its own core: the judging never waits for the database, and the database
+work is not taxed by the judging's hold on the interpreter (a writer *thread* was tried first:
+every ``sqlite3_step`` and every network wait gives the interpreter lock away, and taking it
+back waited for the judging thread's switch interval, so the two ran one after the other).
+
+One batch is in flight at a time: the ingesting process sends batch n + 1 only once batch n's
+results are back, so memory holds at most two batches whatever the size of the walk.
+
+Stopping: Ctrl-C reaches both processes; this one ignores it, so the batch it is writing is
+committed (or not) whole, and it ends when the ingesting process closes the pipe. When the
+ingesting process dies (SIGKILL), the pipe's other end closes with it: this process finishes
+the transaction under way and ends. A batch whose results were never reported may be stored:
+a re-run finds its games there (duplicates), and nothing reported as stored is ever lost.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .records import ArchiveError
+
+#: Batches sent to the writer and not collected yet, at most: the writer has the next batch at
+#: hand when it ends one (a dictionary training or a ratings refresh does not stall the
+#: judging), and memory holds at most this many batches plus the one being judged.
+IN_FLIGHT = 2
+#: Commits between two ratings refreshes inside the writer (each refresh checks the watermark
+#: with one count over the games, so not after every batch); the ingest's own refresh at the
+#: end rates whatever is left.
+RATE_EVERY = 8
+
+
+@dataclass(frozen=True, slots=True)
+class WriterConfig:
+    """What the writer process needs to open the same archive as the ingesting process."""
+
+    url: str
+    salt: str
+    level: int
+    auto_train: bool
+    max_input_bytes: int
+    max_decompressed: int
+
+
+class WriterProcess:
+    """The ingesting process's handle on its writer process (see the module docstring).
+
+    The writer is ``python -m archive.writer`` with pipes for its standard input and output:
+    pickled batches go in, pickled results come out. (Not ``multiprocessing``: its ``spawn``
+    start runs the parent's main script again in the child, which breaks any script that
+    ingests without an ``if __name__ == "__main__"`` guard.)
+    """
+
+    def __init__(self, config: WriterConfig):
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen([sys.executable, "-m", "archive.writer"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=env)
+        self._waiting = 0
+        self._send(config)
+
+    def _send(self, value: Any) -> None:
+        try:
+            pickle.dump(value, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise self._stopped() from None
+
+    def _stopped(self) -> ArchiveError:
+        code = self.process.wait()
+        return ArchiveError(f"the ingest's writer process stopped (exit code {code}); the batch it was "
+                            "writing was not stored; run the ingest again")
+
+    def submit(self, items: Sequence[Any]) -> None:
+        """Send a batch (its ``_Input`` objects, judged) to be committed."""
+        self._waiting += 1
+        self._send(list(items))
+
+    def result(self) -> list[list[Any]]:
+        """The results of the oldest batch not collected yet: per input, its ``IngestResult`` list."""
+        if not self._waiting:
+            raise RuntimeError("no batch is being written")
+        self._waiting -= 1
+        try:
+            kind, value = pickle.load(self.process.stdout)
+        except EOFError:
+            raise self._stopped() from None
+        if kind == "error":
+            raise value
+        return value
+
+    @property
+    def pending(self) -> int:
+        """Batches sent and not collected yet."""
+        return self._waiting
+
+    def close(self) -> None:
+        """Tell the writer there is no more, and wait for it to finish (and the batches under way)."""
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        while self._waiting:  # stopped half-way: the batches sent end as they end
+            self._waiting -= 1
+            try:
+                pickle.load(self.process.stdout)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                break
+        self.process.wait()
+        self.process.stdout.close()
+
+
+def _receive(inbox, batches: "queue.Queue[Any]") -> None:
+    """The writer's reader thread: batches off the pipe as soon as they come, so that the
+    ingesting process never waits on a full pipe while a transaction runs here."""
+    try:
+        while True:
+            batches.put(pickle.load(inbox))
+    except EOFError:
+        batches.put(_END)
+    except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which reports it
+        batches.put(exc)
+
+
+_END = object()
+
+
+def _main() -> None:
+    """The writer process: open the archive, then commit each batch received until EOF."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the ingesting process decides when to stop
+    inbox, outbox = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing but results on the pipe
+    from .store import Archive
+
+    archive = None
+    try:
+        config: WriterConfig = pickle.load(inbox)
+        archive = Archive(config.url, config.salt, max_input_bytes=config.max_input_bytes,
+                          max_decompressed=config.max_decompressed, auto_train=config.auto_train,
+                          level=config.level)
+        batches: queue.Queue[Any] = queue.Queue()
+        threading.Thread(target=_receive, args=(inbox, batches), daemon=True).start()
+        commits = 0
+        while True:
+            items = batches.get()
+            if items is _END:
+                break
+            if isinstance(items, BaseException):
+                raise items
+            archive.ingester._commit(items)
+            commits += 1
+            if commits % RATE_EVERY == 0:
+                archive.refresh_ratings()
+            pickle.dump(("ok", [item.results for item in items]), outbox, protocol=pickle.HIGHEST_PROTOCOL)
+            outbox.flush()
+        archive.ingester.fold()
+    except BaseException as exc:  # sent to the ingesting process, which raises it there
+        try:
+            pickle.dump(("error", _portable(exc)), outbox, protocol=pickle.HIGHEST_PROTOCOL)
+            outbox.flush()
+        except OSError:  # the ingesting process is gone: nobody to tell
+            pass
+    finally:
+        if archive is not None:
+            archive.close()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling (SQLAlchemy's and the drivers' errors do), else an
+    ArchiveError with its text, so that the ingesting process always gets the reason."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:  # noqa: BLE001 - any pickling failure: send the words instead
+        return ArchiveError(f"the ingest's writer process failed: {exc!r}")
+
+
+if __name__ == "__main__":
+    _main()
