@@ -160,16 +160,16 @@ class Ingester:
                    ) -> Iterator[tuple[str, list[IngestResult]]]:
         """``(path, results)`` per file, each yielded once its batch is committed.
 
-        Files are found as the walk goes (nothing is listed or stat-ed ahead), and at most one
-        batch of inputs is held in memory. While the walk goes on, the objects alive when it
+        Files are found as the walk goes (nothing is listed or stat-ed ahead), and at most
+        ``IN_FLIGHT`` + 1 batches of inputs are held in memory. While the walk goes on, the objects alive when it
         started are kept out of the garbage collector's walks (``gc.freeze``, undone when the
         walk ends or is stopped; not when the caller has frozen some or turned the collector off),
         and the collector waits while each batch is read and judged (it runs as usual whenever
         this yields).
         """
         # A walk of more than one batch is a pipeline: this process reads and judges batch n + 1
-        # while a writer process commits batch n (``archive/writer.py``); the first batch is
-        # committed here, so that an upload or a small folder starts no process.
+        # while a writer process commits batch n (``archive/writer.py``). A walk of one batch
+        # (an upload, a small folder) is committed here and starts no process.
         writer: WriterProcess | None = None
         in_flight: deque[list[tuple[str, _Input]]] = deque()
         # A batch holds its games' logs (hundreds of objects each) until it is judged, so the
@@ -194,21 +194,24 @@ class Ingester:
                 if paused:
                     gc.disable()
                 try:
-                    batch = next(batches, None)
+                    batch, full = next(batches, (None, False))
                     if batch is None:
                         break
-                    # the writer process hashes the logs (``_hash``); the first batch is hashed here
-                    self._prepare([i for _, i in batch], hashed=first or self.writer_config is None)
+                    if first and full and self.writer_config is not None:
+                        # a full first batch: more are coming, so the writer process starts now
+                        # and its start-up overlaps the judging (an upload or a small folder,
+                        # one batch that is not full, is stored here and starts no process)
+                        writer = WriterProcess(self.writer_config)
+                    first = False
+                    # the writer process hashes the logs (``_hash``)
+                    self._prepare([i for _, i in batch], hashed=writer is None)
                 finally:
                     if paused:
                         gc.enable()
-                if first or self.writer_config is None:
-                    first = False
+                if writer is None:
                     self._commit([i for _, i in batch])
                     yield from ((p, i.results) for p, i in batch)
                     continue
-                if writer is None:
-                    writer = WriterProcess(self.writer_config)
                 writer.submit(_for_writer([i for _, i in batch]))
                 in_flight.append(batch)
                 while len(in_flight) > IN_FLIGHT:
@@ -227,7 +230,8 @@ class Ingester:
             if frozen:
                 gc.unfreeze()
 
-    def _batches(self, paths: Iterable[str], stdin: BinaryIO | None) -> Iterator[list[tuple[str, _Input]]]:
+    def _batches(self, paths: Iterable[str], stdin: BinaryIO | None) -> Iterator[tuple[list[tuple[str, _Input]], bool]]:
+        """Batches of read inputs, each with whether it is full (a partial one is the walk's last)."""
         batch: list[tuple[str, _Input]] = []
         games = size = 0
         for path in walk_paths(paths):
@@ -236,10 +240,10 @@ class Ingester:
             games += max(1, len(item.games))
             size += len(item.data)
             if games >= BATCH_GAMES or size >= BATCH_BYTES:
-                yield batch
+                yield batch, True
                 batch, games, size = [], 0, 0
         if batch:
-            yield batch
+            yield batch, False
 
     def store_entries(self, raw: bytes, entries: list[LogEntry], source: str, origin: str, listed: bool
                       ) -> list[IngestResult]:
@@ -272,7 +276,11 @@ class Ingester:
                 size = os.fstat(fh.fileno()).st_size
                 if size > self.max_input_bytes:
                     return _rejected(path, f"file is {size:,} bytes, over the limit of {self.max_input_bytes:,} bytes")
-                data = fh.read(self.max_input_bytes + 1)
+                # the size it had, and one byte more to see it grow: a read of the limit
+                # would ask for a buffer of the limit's size (16 MB) for every file
+                data = fh.read(size + 1)
+                if len(data) > size:  # it grew while being read: the rest, up to the limit
+                    data += fh.read(self.max_input_bytes + 1 - len(data))
         except OSError as exc:
             return _rejected(path, f"cannot read: {exc.strerror or exc}")
         if len(data) > self.max_input_bytes:
@@ -311,8 +319,9 @@ class Ingester:
             item.segments.extend(by_line.get(i, line) for i, line in enumerate(lines))
         return item
 
-    def _judge(self, game: _Game) -> None:
-        """The game's rows, from the one judgement of its log (or why it is quarantined)."""
+    def _judge(self, game: _Game, finish: bool = True) -> None:
+        """The game's rows, from the one judgement of its log (or why it is quarantined); with
+        ``finish`` False (a batch for the writer process), without what ``_finish`` adds."""
         if game.entry is None:  # in the writer process: a game that was there when it was read
             (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
             if game.entry.log is None:
@@ -326,7 +335,10 @@ class Ingester:
             return
         try:
             game.rows = _rows(log, replay, game)
+            if finish:
+                _finish(game.rows, log, game.canonical)
         except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+            game.rows = None
             game.error = _internal(exc)
             return
         # the rows are all that is stored of a judged game: its log (hundreds of objects the
@@ -363,7 +375,7 @@ class Ingester:
                 known = self._known_raw(conn, {g.sha for g in wanted})
         for game in wanted:
             if (game.canonical if hashed else game.sha) not in known:
-                self._judge(game)
+                self._judge(game, finish=hashed)
 
     def _canonical(self, game: _Game) -> None:
         try:
@@ -384,8 +396,12 @@ class Ingester:
                 game.error = str(game.entry.error)
                 continue
             self._canonical(game)
-            if game.rows is not None:
-                game.rows["game"]["canonical_sha256"] = game.canonical
+            if game.rows is not None and game.error is None:
+                try:
+                    _finish(game.rows, game.entry.log, game.canonical)
+                except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+                    game.rows = None
+                    game.error = _internal(exc)
                 game.entry = None
 
     def _commit(self, items: Sequence[_Input], receipts: bool = True) -> None:
@@ -613,33 +629,25 @@ class _Known:
 
 
 def _rows(log, replay, game: _Game) -> dict[str, Any]:
-    """Everything stored about one judged game, before its ids are known."""
+    """Everything stored about one judged game that needs its judgement, before its ids are
+    known (``_finish`` adds what needs only the log)."""
     findings = replay.findings
     outcome = replay.outcome()
     winners = set(outcome.winners)
     decided = bool(winners)
-    players = {}
     player_rows = []
-    times = think_times(log)
     for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
         seat = _seat_name(seat)
-        info = {k: v for k, v in (("name", player.name), ("id", player.id), ("bot", player.bot)) if v is not None}
-        players[seat] = info
         player_rows.append({
-            "seat": seat, "name": player.name, "name_lc": _lc(player.name),
-            "player_id": player.id, "player_id_lc": _lc(player.id), "bot": player.bot,
-            "bot_lc": _lc(player.bot), "bot_base_lc": _lc(bot_base(player.bot)) if player.bot else None,
+            "seat": seat, "name": player.name, "player_id": player.id, "bot": player.bot,
             "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
-            "think_ms": think_text(times.get(seat, ())),
         })
     kinds = sorted({f.kind for f in findings})
     row = {
-        "canonical_sha256": game.canonical,
         "game_id": log.game_id,
         "started_at": _utc_naive(log.started_at),
         "game": replay.game.name,
         "rules": str(outcome.facts.get("rules", replay.game.name)),
-        "players": json.dumps(players, ensure_ascii=False, separators=(",", ":")),
         # floating bridge's own columns (release 0.1); every game's facts are in game_facts
         "contract": outcome.facts.get("contract"),
         "declarer": outcome.facts.get("declarer"),
@@ -659,6 +667,24 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
                   "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
                  for name, value in sorted(outcome.facts.items())]
     return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds}
+
+
+def _finish(rows: dict[str, Any], log, canonical: str) -> None:
+    """The rest of a judged game's rows, from its log alone: its canonical hash, the players'
+    JSON, the lower-cased names and each seat's think times. Made where the log is at hand
+    after the judging: in the writer process, which reads each log again to hash it, so that
+    the process that judges does not pay for it."""
+    times = think_times(log)
+    row = rows["game"]
+    row["canonical_sha256"] = canonical
+    players = {}
+    for p in rows["players"]:
+        name, player_id, bot = p["name"], p["player_id"], p["bot"]
+        players[p["seat"]] = {k: v for k, v in (("name", name), ("id", player_id), ("bot", bot)) if v is not None}
+        p["name_lc"], p["player_id_lc"], p["bot_lc"] = _lc(name), _lc(player_id), _lc(bot)
+        p["bot_base_lc"] = _lc(bot_base(bot)) if bot else None
+        p["think_ms"] = think_text(times.get(p["seat"], ()))
+    row["players"] = json.dumps(players, ensure_ascii=False, separators=(",", ":"))
 
 
 def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:

@@ -52,6 +52,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 
+from .ingest import insert_many
 from .models import Game, GamePlayer, Rating, RatingHistory, RatingWatermark
 
 KINDS = ("bot", "player")
@@ -302,6 +303,9 @@ def refresh(engine: Engine, batch: int = BATCH) -> int:
             return looked
 
 
+_VALUES = ("mu", "sigma", "ordinal", "games", "wins", "rated", "score", "last_game_id")
+
+
 def _rate_batch(conn: Connection, last: int, count: int, id_sum: int, batch: int) -> int:
     rows = conn.execute(select(Game.id, Game.game).where(Game.listed.is_(True), Game.id > last)
                         .order_by(Game.id).limit(batch)).all()
@@ -336,16 +340,18 @@ def _rate_batch(conn: Connection, last: int, count: int, id_sum: int, batch: int
             updates.append({"k_game": key[0], "k_kind": key[1], "k_name": key[2], **values})
         else:
             inserts.append({"game": key[0], "kind": key[1], "name": key[2], **values})
+    # plain values through the driver's executemany: SQLAlchemy's per-row parameter processing
+    # was most of a refresh's own time (a refresh runs inside every long ingest)
     if updates:
-        table = Rating.__table__
-        conn.execute(update(table).where(table.c.game == bindparam("k_game"), table.c.kind == bindparam("k_kind"),
-                                         table.c.name == bindparam("k_name"))
-                     .values({c: bindparam(c) for c in ("mu", "sigma", "ordinal", "games", "wins", "rated",
-                                                         "score", "last_game_id")}), updates)
+        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        conn.exec_driver_sql(
+            f"UPDATE {Rating.__tablename__} SET {', '.join(f'{c} = {mark}' for c in _VALUES)} "
+            f"WHERE game = {mark} AND kind = {mark} AND name = {mark}",
+            [tuple(u[c] for c in _VALUES) + (u["k_game"], u["k_kind"], u["k_name"]) for u in updates])
     if inserts:
-        conn.execute(insert(Rating.__table__), inserts)
+        insert_many(conn, Rating.__table__, inserts)
     if history:
-        conn.execute(insert(RatingHistory.__table__), history)
+        insert_many(conn, RatingHistory.__table__, history)
     conn.execute(update(RatingWatermark).where(RatingWatermark.id == 1)
                  .values(last_game_id=ids[-1], games=count + len(ids), id_sum=id_sum + sum(ids), updated_at=_now()))
     return len(ids)

@@ -44,17 +44,19 @@ def think_times(log) -> dict[str, list[int]]:
     out: dict[Any, list[int]] = {}
     previous = 0
     for event in log.events:
-        fields = getattr(event, "__dict__", None) or {}  # pydantic keeps fields there: no __getattr__
-        t = fields.get("t", getattr(event, "t", None) if not fields else None)
+        fields = getattr(event, "__dict__", None)  # pydantic keeps fields there: no __getattr__
+        if not fields:  # an event that keeps them elsewhere (slots, properties)
+            fields = {name: getattr(event, name, None) for name in ("t", "seat", "type")}
+        t = fields.get("t")
         if t is None:
             continue
-        seat = fields.get("seat") if fields else getattr(event, "seat", None)
-        if seat is not None and t >= previous and (fields.get("type") if fields else getattr(event, "type", None)
-                                                   ) not in NOT_MOVES:
+        seat = fields.get("seat")
+        if seat is not None and t >= previous and fields.get("type") not in NOT_MOVES:
             found = out.get(seat)
             if found is None:
-                found = out[seat] = []
-            found.append(t - previous)
+                out[seat] = [t - previous]
+            else:
+                found.append(t - previous)
         previous = t
     return {getattr(seat, "name", None) or str(seat): times for seat, times in out.items()}
 

@@ -71,14 +71,29 @@ class WriterProcess:
         self.process = subprocess.Popen([sys.executable, "-m", "archive.writer"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=env)
         self._waiting = 0
-        self._send(config)
+        # the pipe is written by a thread of its own: the writer takes a moment to start (its
+        # imports), and a full pipe must not hold up the judging meanwhile
+        self._outgoing: queue.Queue[bytes | None] = queue.Queue()
+        self._sender = threading.Thread(target=self._send_all, name="ingest-writer-pipe", daemon=True)
+        self._sender.start()
+        self._outgoing.put(pickle.dumps(config, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def _send(self, value: Any) -> None:
+    def _send_all(self) -> None:
+        stdin = self.process.stdin
         try:
-            pickle.dump(value, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            self.process.stdin.flush()
-        except BrokenPipeError:
-            raise self._stopped() from None
+            while True:
+                data = self._outgoing.get()
+                if data is None:
+                    break
+                stdin.write(data)
+                stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the writer is gone: ``result`` reads EOF and says so
+        finally:
+            try:
+                stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
 
     def _stopped(self) -> ArchiveError:
         code = self.process.wait()
@@ -88,7 +103,7 @@ class WriterProcess:
     def submit(self, items: Sequence[Any]) -> None:
         """Send a batch (its ``_Input`` objects, judged) to be committed."""
         self._waiting += 1
-        self._send(list(items))
+        self._outgoing.put(pickle.dumps(list(items), protocol=pickle.HIGHEST_PROTOCOL))
 
     def result(self) -> list[list[Any]]:
         """The results of the oldest batch not collected yet: per input, its ``IngestResult`` list."""
@@ -110,10 +125,8 @@ class WriterProcess:
 
     def close(self) -> None:
         """Tell the writer there is no more, and wait for it to finish (and the batches under way)."""
-        try:
-            self.process.stdin.close()
-        except BrokenPipeError:
-            pass
+        self._outgoing.put(None)
+        self._sender.join()
         while self._waiting:  # stopped half-way: the batches sent end as they end
             self._waiting -= 1
             try:
