@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from archive import Archive, ArchiveError
 from archive.ingest import BATCH_GAMES
+from archive.writer import IN_FLIGHT
 from replay.games.floating_bridge.bots import play_game
 from replay.games import get as get_game
 
@@ -204,7 +205,9 @@ def test_a_folder_walk_streams_files_found_after_the_first_batch_are_taken(archi
     first.mkdir(parents=True)
     later.mkdir()
     base = json.loads(_logged_game(900, PLAYERS[0]))
-    count = 2 * BATCH_GAMES + 2  # the first folder alone fills two batches and starts a third
+    # the first results come once IN_FLIGHT + 1 batches are read (the writer process holds up
+    # to IN_FLIGHT); the first folder alone fills one more batch and starts another
+    count = (IN_FLIGHT + 2) * BATCH_GAMES + 2
     for i in range(count):
         (first / f"g{i:04d}.json").write_text(json.dumps({**base, "game_id": f"walk-{i}"}), encoding="utf-8")
     seen = []
