@@ -4,7 +4,13 @@ Inputs are taken in batches (``BATCH_GAMES`` games, or one input when it is give
 Everything that needs no database happens first, outside any transaction: reading (each log
 parsed once), the canonical SHA-256 (each log serialised once), judging by the game's rules
 engine (only games not already stored; each judged once, and the replay code is made from
-that judgement) and the rows to write. Then one transaction stores the whole batch:
+that judgement) and the rows to write. Then one transaction stores the whole batch.
+
+A walk of more than one batch is split between two processes (``archive/writer.py``): this
+one reads and judges, and a writer process hashes each log (reading it again from its bytes),
+finishes its rows and runs the transactions, so that judging never waits for the database.
+Here, a game counts as already stored when its very bytes are a stored game's; the writer
+finds re-encoded copies by their canonical hash, as a single process does. The transaction:
 
 1. On PostgreSQL it first takes a transaction-level advisory lock on every key the batch may
    insert (games' canonical SHA-256, blobs' and receipts' SHA-256), all at once in sorted

@@ -248,10 +248,12 @@ class Summaries:
             games = getattr(Counter, names[0])
             query = select(Counter.key, *[getattr(Counter, n) for n in names]).where(Counter.kind == kind)
             if name_lc is not None:
+                # one name (a few keys at most, told apart by case): by the key_lc index, and no
+                # ORDER BY, which SQLite would serve from the games index by reading every
+                # counter of the kind (the rows are sorted below anyway)
                 query = query.where(Counter.key_lc == name_lc)
             else:
-                query = query.where(games > 0)
-            query = query.order_by(games.desc(), Counter.key)
+                query = query.where(games > 0).order_by(games.desc(), Counter.key)
             if limit is not None:
                 query = query.limit(limit + len(pending))
             found = {row.key: dict(zip(COUNTS, row[1:])) for row in conn.execute(query)}

@@ -74,9 +74,11 @@ def make_logs(folder: Path, count: int) -> list[Path]:
     done = folder / f".complete-{count}"
     if done.exists():  # written by an earlier run with the same --games (and --work)
         return sorted(p for p in folder.iterdir() if p.is_dir())
-    # Player names come and go as the archive grows: seat n of game i is player (i // 200) * 4 + n,
-    # so every name has 200 games, in the first N/100 files as in all N (a name asked for in
-    # both archives has as many games in each: "one player's games" is the same question)
+    # Player names: the first seat's player comes and goes as the archive grows (game i's is
+    # player i // 200: 200 games each, in the first N/100 files as in all N, so that one
+    # player's games is the same question of both archives); the other seats are guests from a
+    # pool of max(200, N / 50) names (at least the 200 rows the web's statistics page shows)
+    guests = max(200, count // 50)
     start = datetime(2025, 1, 1, tzinfo=timezone.utc)
     folders: list[Path] = []
     for i in range(count):
@@ -86,7 +88,8 @@ def make_logs(folder: Path, count: int) -> list[Path]:
         data = dict(bases[i % len(bases)])
         if i >= len(bases):
             data["game_id"] = f"copy-{i}"
-            data["players"] = {seat: {**player, "name": f"player{(i // 200) * 4 + n:05d}"}
+            data["players"] = {seat: {**player, "name": f"player{i // 200:05d}" if n == 0
+                                      else f"guest{(i * 7 + n) % guests:05d}"}
                                for n, (seat, player) in enumerate(data.get("players", {}).items())}
         data["started_at"] = (start + timedelta(minutes=5 * i + i % 7)).isoformat().replace("+00:00", "Z")
         path = folders[-1] / f"game-{i:07d}.json"
@@ -181,9 +184,30 @@ def player_name(archive) -> str:
     return next(p["name"] for p in player.values() if p.get("name"))
 
 
-def queries(name: str) -> list[tuple[str, str, dict]]:
+def choices(archive) -> dict[str, str]:
+    """What the filters that name a value ask each archive for, chosen the same way in both (the
+    labels name the rule, so that sizes compare): P, the player (``player_name``); C, the most
+    common contract; E, the rarest end reason with a page (50) of games or more; and the week
+    before the newest game. A value with fewer matches than a page at N/100 (3NT had 14 at
+    2,000 games) would time a shorter page there, not the same question."""
+    from sqlalchemy import text
+
+    with archive.engine.connect() as conn:
+        def tags(prefix: str) -> list[tuple[str, int]]:
+            return [(k[len(prefix):], n) for k, n in conn.execute(text(
+                "SELECT key, listed_games FROM counters WHERE kind = 'tag' AND key LIKE :p"), {"p": prefix + "%"})]
+        contracts = sorted(tags("fact:contract="), key=lambda kn: (-kn[1], kn[0]))
+        ends = (sorted((kn for kn in tags("end:") if kn[1] > 50), key=lambda kn: (kn[1], kn[0]))
+                or sorted(tags("end:"), key=lambda kn: (-kn[1], kn[0])))  # a tiny archive: the commonest
+    newest = archive.list(limit=1).items[0].started_at
+    return {"P": player_name(archive), "C": contracts[0][0], "E": ends[0][0],
+            "from": (newest - timedelta(days=7)).isoformat(), "to": newest.isoformat()}
+
+
+def queries(chosen: dict[str, str]) -> list[tuple[str, str, dict]]:
     """(label, kind, arguments): every filter the web and API offer, alone and combined
-    (``name``: P, each archive's own; the labels say P, so that sizes compare)."""
+    (``chosen``: each archive's own values, see ``choices``)."""
+    name = chosen["P"]
     web = {"listed": True, "limit": 50}
     return [
         ("newest 50, no filter", "list", web),
@@ -197,14 +221,15 @@ def queries(name: str) -> list[tuple[str, str, dict]]:
         ("has_findings=yes (few or none)", "list", {**web, "has_findings": True}),
         ("has_findings=no", "list", {**web, "has_findings": False}),
         ("finding_kind=revoke", "list", {**web, "finding_kind": "revoke"}),
-        ("from/to: one month", "list", {**web, "started_from": "2025-03-01", "started_to": "2025-04-01"}),
+        ("from/to: the week before the newest game", "list",
+         {**web, "started_from": chosen["from"], "started_to": chosen["to"]}),
         ("rules=all-tricks", "list", {**web, "rules": "all-tricks"}),
-        ("contract=3NT (fact)", "list", {**web, "fact": "contract=3NT"}),
+        ("contract=C (fact: the most common)", "list", {**web, "fact": f"contract={chosen['C']}"}),
         ("declarer=N + result=declarer", "list", {**web, "declarer": "N", "result": "declarer"}),
-        ("end_reason=cancelled", "list", {**web, "end_reason": "cancelled"}),
+        ("end_reason=E (the rarest with 50 games)", "list", {**web, "end_reason": chosen["E"]}),
         ("turns>=40 (UNO fact range)", "list", {**web, "fact": "turns>=40"}),
         ("turns>=40 + bot=greedy", "list", {**web, "fact": "turns>=40", "bot": "greedy"}),
-        ("player=*P's last 4 digits* (wildcard)", "list", {**web, "player": f"*{name[-4:]}*"}),
+        ("player=*P* (wildcard)", "list", {**web, "player": f"*{name}*"}),
         ("game=uno-lite + has_findings=yes", "list", {**web, "game": "uno-lite", "has_findings": True}),
         ("game=floating-bridge, oldest first", "list", {**web, "game": "floating-bridge", "sort": "started_at"}),
         ("page 40 by cursor (bot=greedy)", "deep", {**web, "bot": "greedy"}),
@@ -220,8 +245,8 @@ def time_queries(url: str, runs: int) -> tuple[list, dict, str]:
     from archive import Archive
 
     archive = Archive(url, salt="bench")
-    name = player_name(archive)
-    asked = queries(name)
+    chosen = choices(archive)
+    asked = queries(chosen)
     out = {}
     for label, kind, kw in asked:
         kw = dict(kw)
@@ -253,7 +278,7 @@ def time_queries(url: str, runs: int) -> tuple[list, dict, str]:
         # p99 by nearest rank: the ceil(0.99 n)-th fastest (of 100 runs the 99th, of 200 the 198th)
         out[label] = (matches, statistics.median(times), times[math.ceil(len(times) * 0.99) - 1])
     archive.close()
-    return asked, out, name
+    return asked, out, chosen
 
 
 def reading_ratio(rounds: int = 9, count: int = 300, chunk: int = 20) -> dict[str, float]:
@@ -319,6 +344,7 @@ def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int
     analyze(full_url)
     blob, whole = sizes(full_url, stored)
     print(f"bytes per game: blobs {blob:,.0f}, whole database {whole:,.0f}")
+    print()
     asked, big, name = time_queries(full_url, runs)
     small = None
     if small_folders is not None:
@@ -327,8 +353,10 @@ def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int
         analyze(small_url)
         _, small, small_name = time_queries(small_url, runs)
     size_small = len(small_folders) if small_folders else 0
-    print(f"\nP = {name} at {n:,} games" + (f", {small_name} at {size_small:,}" if small else "")
-          + " (the first named player of the newest game a greedy bot played; its games: the player=P row)")
+    for label, rule in (("P", "the first named player of the newest game a greedy bot played"),
+                        ("C", "the most common contract"), ("E", "the rarest end reason with over 50 games")):
+        print(f"{label} = {name[label]} at {n:,} games" + (f", {small_name[label]} at {size_small:,}" if small else "")
+              + f" ({rule})")
     print(f"listings (listed games, 50 a page) and statistics, {runs} runs each: p50 / p99 in ms at "
           f"{n:,} games" + (f" and at {size_small:,}; ratio = p99 at {n:,} / p99 at {size_small:,}" if small else ""))
     print(f"{'':44s} {'matches':>9s} {'p50':>7s} {'p99':>7s}" + (f" {'small p50':>10s} {'small p99':>10s} {'ratio':>6s}"
