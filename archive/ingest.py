@@ -696,7 +696,9 @@ def _finish(rows: dict[str, Any], log, canonical: str) -> None:
 def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:
     """A new game's tags and counter shares, from its rows (made where it is stored, so that
     neither a duplicate nor the judging process pays for them)."""
-    tags = game_tags(parts["game"], parts["players"], parts["kinds"], [(f["name"], f["value"]) for f in parts["facts"]])
+    facts = parts["facts"]
+    tags = game_tags(parts["game"], parts["players"], parts["kinds"], [(f["name"], f["value"]) for f in facts],
+                     [f["name"] for f in facts if f["num"] is not None])
     return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags)
 
 

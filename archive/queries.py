@@ -35,7 +35,7 @@ from .ids import PublicIds
 from .models import Blob, Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
 from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, \
     _like_pattern, _utc_naive, bot_base
-from .summaries import ALL, NO_START, Summaries
+from .summaries import ALL, NO_START, Summaries, number_tag
 
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
@@ -156,11 +156,16 @@ class Queries:
                 sizes.append((sum(found.values()), 1, i))
         for i, (name, op, value) in enumerate(plan.ranges):
             matching = select(GameFact.game_id).where(_range_condition(name, op, value)).limit(RANGE_DRIVE + 1)
-            sizes.append((conn.execute(select(func.count()).select_from(matching.subquery())).scalar_one(), 2, i))
+            found = conn.execute(select(func.count()).select_from(matching.subquery())).scalar_one()
+            sizes.append((found, 2, i))
+            if found > RANGE_DRIVE:  # a wide range: walkable through the games that have the fact
+                sizes.append((self.summaries.tag_total(conn, number_tag(name), listed_only), 3, i))
         sizes.sort()
         # the page walks the smallest tag or wildcard in listing order; a numeric range of at
-        # most RANGE_DRIVE games is read whole and sorted (an index range either way)
-        ordered = [s for s in sizes if s[1] < 2 or s[0] <= RANGE_DRIVE]
+        # most RANGE_DRIVE games is read whole and sorted (an index range either way); a wider
+        # one may walk the games that have its fact (its ``number:`` tag), each checked against
+        # the range: over RANGE_DRIVE of them match, so a page is found soon
+        ordered = [s for s in sizes if s[1] != 2 or s[0] <= RANGE_DRIVE]
         page_driver, count_driver = ordered[0], sizes[0]
         postgres = conn.dialect.name == "postgresql"
 
@@ -169,12 +174,14 @@ class Queries:
             _, kind, index = driver
             where: list[Any] = []
             twice = False
-            if kind < 2:
+            if kind != 2:
                 tags = GameTag.__table__.alias("walk")
                 walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
                 source: list[Any] = [tags]
                 if kind == 0:
                     where.append(tags.c.tag == plan.tags[index])
+                elif kind == 3:  # the range is checked below, game by game
+                    where.append(tags.c.tag == number_tag(plan.ranges[index][0]))
                 else:
                     where.append(tags.c.tag.in_(sorted(groups[index])))
                     twice = True  # a game with two matching names
@@ -205,7 +212,7 @@ class Queries:
                     where.append(exists().where(GamePlayer.game_id == walk.game_id, _wildcard_condition(name, value)))
             for i, (name, op, value) in enumerate(plan.ranges):
                 if (kind, index) != (2, i):
-                    where.append(exists().where(GameFact.game_id == walk.game_id, _range_condition(name, op, value)))
+                    where.append(self._in_range(walk, name, op, value, postgres))
             return walk, source, where, twice
 
         walk, source, where, twice = walk_over(page_driver)
@@ -260,6 +267,14 @@ class Queries:
         if postgres:  # a per-row probe: PostgreSQL would otherwise plan a semi-join that
             # reads the whole of both tags before the first page comes out
             return select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
+        return exists().where(*probe)
+
+    @staticmethod
+    def _in_range(walk: Any, name: str, op: str, value: int, postgres: bool) -> Any:
+        """Whether the walked game's numeric fact ``name`` is in the range: a primary-key probe."""
+        probe = [GameFact.game_id == walk.game_id, _range_condition(name, op, value)]
+        if postgres:  # a per-row probe (see _has_tags)
+            return select(GameFact.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
         return exists().where(*probe)
 
     def _wildcard_tags(self, conn: Connection, name: str, value: str, listed_only: bool) -> dict[str, int] | None:

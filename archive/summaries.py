@@ -71,13 +71,21 @@ def think_list(text: str) -> list[int]:
     return [int(t) for t in text.split(",")] if text else []
 
 
+def number_tag(name: str) -> str:
+    """The tag of the games that have the numeric fact ``name`` (``number:turns``): a wide range
+    (``turns>=40``) walks it in listing order, checking each game's number (migration 0007)."""
+    return f"number:{name}"
+
+
 def game_tags(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], finding_kinds: Iterable[str],
-              facts: Iterable[tuple[str, str]]) -> list[str]:
+              facts: Iterable[tuple[str, str]], numbers: Iterable[str] = ()) -> list[str]:
     """Every tag of one game, sorted: from its ``games`` row fields (``game``, ``end_reason``,
-    ``findings``), its ``game_players`` rows, its finding kinds and its (fact, value) pairs."""
+    ``findings``), its ``game_players`` rows, its finding kinds, its (fact, value) pairs and the
+    names of its numeric facts."""
     tags = {ALL, f"game:{game['game']}", f"end:{game['end_reason']}", f"rules:{game['rules']}",
             "findings:yes" if game["findings"] else "findings:no"}
     tags.update(f"fact:{name}={value}" for name, value in facts)
+    tags.update(number_tag(name) for name in numbers)
     tags.update(f"kind:{kind}" for kind in finding_kinds)
     for p in players:
         for column in ("name_lc", "player_id_lc"):
