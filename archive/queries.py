@@ -154,9 +154,11 @@ class Queries:
             groups.append(found)
             if found is not None:
                 sizes.append((sum(found.values()), 1, i))
+        range_counts: list[int] = []  # each range's games, listed or not, up to RANGE_DRIVE + 1
         for i, (name, op, value) in enumerate(plan.ranges):
             matching = select(GameFact.game_id).where(_range_condition(name, op, value)).limit(RANGE_DRIVE + 1)
             found = conn.execute(select(func.count()).select_from(matching.subquery())).scalar_one()
+            range_counts.append(found)
             sizes.append((found, 2, i))
             if found > RANGE_DRIVE:  # a wide range: walkable through the games that have the fact
                 sizes.append((self.summaries.tag_total(conn, number_tag(name), listed_only), 3, i))
@@ -245,6 +247,13 @@ class Queries:
         elif simple:
             total = (self.summaries.tag_total(conn, plan.tags[0], listed_only=False)
                      - self.summaries.tag_total(conn, plan.tags[0], listed_only=True))
+        elif (plan.tags == [ALL] and len(plan.ranges) == 1 and not plan.groups and plan.started_from is None
+              and plan.started_to is None and not exact_total and range_counts[0] > _count_cap()
+              and (plan.listed is None or (plan.listed is True and self._all_listed(conn, plan.ranges[0][0])))):
+            # one numeric range, past the cap: its index count (read above) is the total, when
+            # every game with the fact is listed (the counters of its number: tag say so), rather
+            # than counting again over the games table for the listed flag
+            total = range_counts[0]
         else:
             walk, source, where, twice = walk_over(count_driver)
             capped = select(walk.game_id.label("game_id")).select_from(*source).where(*where)
@@ -268,6 +277,12 @@ class Queries:
             # reads the whole of both tags before the first page comes out
             return select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
         return exists().where(*probe)
+
+    def _all_listed(self, conn: Connection, name: str) -> bool:
+        """Whether every game with the numeric fact ``name`` is listed (from its tag's counters)."""
+        tag = number_tag(name)
+        return (self.summaries.tag_total(conn, tag, listed_only=False)
+                == self.summaries.tag_total(conn, tag, listed_only=True))
 
     @staticmethod
     def _in_range(walk: Any, name: str, op: str, value: int, postgres: bool) -> Any:

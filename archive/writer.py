@@ -58,18 +58,21 @@ class WriterConfig:
 class WriterProcess:
     """The ingesting process's handle on its writer process (see the module docstring).
 
-    The writer is ``python -m archive.writer`` with pipes for its standard input and output:
+    The writer is a new interpreter running ``_main`` with pipes for its standard input and output:
     pickled batches go in, pickled results come out. (Not ``multiprocessing``: its ``spawn``
     start runs the parent's main script again in the child, which breaks any script that
     ingests without an ``if __name__ == "__main__"`` guard.)
     """
 
     def __init__(self, config: WriterConfig):
-        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        self.process = subprocess.Popen([sys.executable, "-m", "archive.writer"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=env)
+        # the child imports this very package: its folder goes first on the child's path unless
+        # the interpreter finds it there anyway (installed), so that a checkout run without
+        # installing it gets its own code and an installed one shadows nothing
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        start = (f"import sys; root = {root!r}\n"
+                 "if root not in sys.path: sys.path.insert(0, root)\n"
+                 "from archive.writer import _main; _main()")
+        self.process = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._waiting = 0
         # the pipe is written by a thread of its own: the writer takes a moment to start (its
         # imports), and a full pipe must not hold up the judging meanwhile

@@ -145,3 +145,32 @@ def test_a_batchs_counter_total_is_the_sum_of_its_games_deltas():
         add_counts(total, counts, listed=listed)
     expected = _merged([row for counts, listed in games for row in delta_rows(counts, listed=listed)])
     assert total_rows(total) == expected
+
+
+def test_a_wide_range_alone_takes_its_total_from_the_index_count(db_url, monkeypatch):
+    """Past the cap, one numeric range's total is its index count when every game with the fact
+    is listed; an unlisted one (an upload) sends it back to counting listed games. Either way
+    the page and the total are the general plan's."""
+    import archive.queries as queries_module
+    import archive.store as store_module
+
+    uno = get_game("uno-lite")
+    with Archive(db_url) as archive:
+        for i in range(8):
+            data = uno.selfplay(i).to_json_dict()
+            data["game_id"] = f"u{i}"
+            archive.ingest_bytes(json.dumps(data).encode(), f"u{i}.json")
+        monkeypatch.setattr(store_module, "COUNT_CAP", 3)
+        for unlisted in (False, True):
+            if unlisted:
+                data = uno.selfplay(99).to_json_dict()
+                archive.ingest_bytes(json.dumps(data).encode(), "up.json", origin="upload", listed=False)
+            for query in ({"fact": "turns>=1", "listed": True}, {"fact": "turns>=1"}, {"fact": "turns>=10000"}):
+                page = archive.list(limit=50, **query)
+                monkeypatch.setattr(queries_module, "TAG_PLAN", False)
+                general = archive.list(limit=50, **query)
+                monkeypatch.setattr(queries_module, "TAG_PLAN", True)
+                assert [g.public_id for g in page.items] == [g.public_id for g in general.items], query
+                assert (page.total, page.total_exact) == (general.total, general.total_exact), query
+                exact = archive.list(limit=50, exact_total=True, **query).total
+                assert exact == len(page.items) and (page.total_exact or exact > 3), query

@@ -121,7 +121,7 @@ def test_a_long_walk_through_the_writer_stores_what_one_process_stores(db_url, t
 
 
 def test_a_script_without_a_main_guard_ingests_a_long_walk(tmp_path):
-    """The writer is ``python -m archive.writer``, not a ``multiprocessing`` child (whose start
+    """The writer is a new interpreter started with ``-c``, not a ``multiprocessing`` child (whose start
     runs the parent's script again)."""
     folder = _folder(tmp_path, BATCH_GAMES + 10)
     script = tmp_path / "ingest_all.py"
