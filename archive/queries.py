@@ -10,9 +10,10 @@ page starts; ``offset`` still works for old callers):
   (``turns>=30``: a range of the ``(name, num)`` index). The filter with the fewest games
   drives: a tag's (or wildcard's) range of ``game_tags`` is read in (start time, game) order
   from the cursor on, each row checked against the other filters by primary key; a numeric
-  range of at most ``RANGE_DRIVE`` games is read whole and sorted. A single filter reads one
-  page of index entries, whatever the size of the archive; totals come from ``counters``, or
-  are counted up to ``COUNT_CAP`` from the filter with the fewest games.
+  range of at most ``RANGE_DRIVE`` games is read whole and sorted (a wider one walks the
+  ``number:<fact>`` tag of the games that have the fact, each checked against the range). A
+  single filter reads one page of index entries, whatever the size of the archive; totals come
+  from ``counters``, or are counted up to ``COUNT_CAP`` from the filter with the fewest games.
 - sorted by ingest time or findings, the general plan filters ``games`` with subqueries (as
   release 0.1 did), keyset-paged on its sort index.
 
@@ -42,7 +43,8 @@ SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_inges
 #: Listings sorted by start time use the tag plan (False: the general plan, for tests that compare them).
 TAG_PLAN = True
 #: A numeric fact range (``turns>=30``) with at most this many games drives its listing: its
-#: games are read from the ``(name, num)`` index and sorted; a wider one is checked game by game.
+#: games are read from the ``(name, num)`` index and sorted; a wider one walks the games that have
+#: the fact (its ``number:`` tag), each checked against the range.
 RANGE_DRIVE = 2_000
 #: A wildcard player or winner filter matching at most this many names is their tags; past it,
 #: each game's players are checked.
