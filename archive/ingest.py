@@ -49,7 +49,7 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .writer import IN_FLIGHT, WriterConfig, WriterProcess
+from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 from .summaries import Summaries, add_counts, game_counts, game_tags, started_key, think_text, think_times, total_rows
 
 #: Games stored per transaction. Each commit writes every page its batch dirtied (the random
@@ -211,8 +211,10 @@ class Ingester:
                         # one batch that is not full, is stored here and starts no process)
                         writer = WriterProcess(self.writer_config)
                     first = False
-                    # the writer process hashes the logs (``_hash``)
-                    self._prepare([i for _, i in batch], hashed=writer is None)
+                    # the writer process hashes the logs (``_hash``), unless it is behind: then
+                    # this process, which has the logs at hand, hashes this batch itself (on a
+                    # large SQLite archive the writer's inserts cost more than the judging)
+                    self._prepare([i for _, i in batch], hashed=writer is None or writer.waited > BEHIND)
                 finally:
                     if paused:
                         gc.enable()

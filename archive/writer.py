@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -37,10 +38,15 @@ from .records import ArchiveError
 #: hand when it ends one (a dictionary training or a ratings refresh does not stall the
 #: judging), and memory holds at most this many batches plus the one being judged.
 IN_FLIGHT = 2
-#: Commits between two ratings refreshes inside the writer (each refresh checks the watermark
-#: with one count over the games, so not after every batch); the ingest's own refresh at the
-#: end rates whatever is left.
-RATE_EVERY = 8
+#: A wait for the writer's results longer than this (seconds) means the writer is behind: the
+#: ingesting process then hashes and finishes the next batch itself (``Ingester.iter_paths``).
+BEHIND = 0.01
+#: Commits between two ratings refreshes inside the writer (8,192 games at 256 a batch): a
+#: refresh reads and rewrites the row of every name its games name, so the more games one
+#: refresh takes, the fewer rows a game costs (at 200,000 games, with thousands of names,
+#: refreshing every 8 batches was a fifth of the writer's time); the ingest's own refresh at
+#: the end rates whatever is left.
+RATE_EVERY = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,8 @@ class WriterProcess:
                  "from archive.writer import _main; _main()")
         self.process = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._waiting = 0
+        #: seconds the last ``result`` waited for the writer (it is behind when that is long)
+        self.waited = 0.0
         # the pipe is written by a thread of its own: the writer takes a moment to start (its
         # imports), and a full pipe must not hold up the judging meanwhile
         self._outgoing: queue.Queue[bytes | None] = queue.Queue()
@@ -113,10 +121,12 @@ class WriterProcess:
         if not self._waiting:
             raise RuntimeError("no batch is being written")
         self._waiting -= 1
+        started = time.perf_counter()
         try:
             kind, value = pickle.load(self.process.stdout)
         except EOFError:
             raise self._stopped() from None
+        self.waited = time.perf_counter() - started
         if kind == "error":
             raise value
         return value
