@@ -8,9 +8,11 @@ that judgement) and the rows to write. Then one transaction stores the whole bat
 
 A walk of more than one batch is split between two processes (``archive/writer.py``): this
 one reads and judges, and a writer process hashes each log (reading it again from its bytes),
-finishes its rows and runs the transactions, so that judging never waits for the database.
-Here, a game counts as already stored when its very bytes are a stored game's; the writer
-finds re-encoded copies by their canonical hash, as a single process does. The transaction:
+finishes its rows and runs the transactions, so that judging never waits for the database
+(when the writer falls behind, this process hashes the next batch itself). For a batch it does
+not hash, a game counts as already stored here when its very bytes are a stored game's; the
+writer finds re-encoded copies by their canonical hash, as a single process does. The
+transaction:
 
 1. On PostgreSQL it first takes a transaction-level advisory lock on every key the batch may
    insert (games' canonical SHA-256, blobs' and receipts' SHA-256), all at once in sorted
@@ -31,10 +33,10 @@ goes on, and a re-run stores what the batch held.
 from __future__ import annotations
 
 import gc
-from collections import deque
 import json
 import os
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
@@ -49,8 +51,8 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 from .summaries import Summaries, add_counts, game_counts, game_tags, started_key, think_text, think_times, total_rows
+from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 
 #: Games stored per transaction. Each commit writes every page its batch dirtied (the random
 #: inserts into the tags' and the unique hashes' B-trees dirty a page or more a game), so a page

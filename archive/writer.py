@@ -9,8 +9,11 @@ work is not taxed by the judging's hold on the interpreter (a writer *thread* wa
 every ``sqlite3_step`` and every network wait gives the interpreter lock away, and taking it
 back waited for the judging thread's switch interval, so the two ran one after the other).
 
-One batch is in flight at a time: the ingesting process sends batch n + 1 only once batch n's
-results are back, so memory holds at most two batches whatever the size of the walk.
+At most ``IN_FLIGHT`` batches wait for the writer: the ingesting process collects the oldest
+one's results before it goes on, so memory holds a few batches whatever the size of the walk.
+Where the hashing happens balances the two: when the ingesting process had to wait for a
+batch's results (the writer is behind, as on a large SQLite archive, whose random inserts cost
+more than the judging), it hashes and finishes the next batch itself.
 
 Stopping: Ctrl-C reaches both processes; this one ignores it, so the batch it is writing is
 committed (or not) whole, and it ends when the ingesting process closes the pipe. When the
@@ -108,8 +111,8 @@ class WriterProcess:
 
     def _stopped(self) -> ArchiveError:
         code = self.process.wait()
-        return ArchiveError(f"the ingest's writer process stopped (exit code {code}); the batch it was "
-                            "writing was not stored; run the ingest again")
+        return ArchiveError(f"the ingest's writer process stopped (exit code {code}); the batches it was "
+                            "writing were not stored; run the ingest again")
 
     def submit(self, items: Sequence[Any]) -> None:
         """Send a batch (its ``_Input`` objects, judged) to be committed."""
@@ -130,11 +133,6 @@ class WriterProcess:
         if kind == "error":
             raise value
         return value
-
-    @property
-    def pending(self) -> int:
-        """Batches sent and not collected yet."""
-        return self._waiting
 
     def close(self) -> None:
         """Tell the writer there is no more, and wait for it to finish (and the batches under way)."""
