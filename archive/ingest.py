@@ -334,11 +334,8 @@ class Ingester:
     def _judge(self, game: _Game, finish: bool = True) -> None:
         """The game's rows, from the one judgement of its log (or why it is quarantined); with
         ``finish`` False (a batch for the writer process), without what ``_finish`` adds."""
-        if game.entry is None:  # in the writer process: a game that was there when it was read
-            (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
-            if game.entry.log is None:
-                game.error = str(game.entry.error)
-                return
+        if game.entry is None and not self._reread(game):  # the writer: a game stored when it was read
+            return
         log = game.entry.log
         try:
             replay = log.replay()
@@ -347,11 +344,10 @@ class Ingester:
             return
         try:
             game.rows = _rows(log, replay, game)
-            if finish:
-                _finish(game.rows, log, game.canonical)
         except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
-            game.rows = None
             game.error = _internal(exc)
+            return
+        if finish and not self._finished(game, log):
             return
         # the rows are all that is stored of a judged game: its log (hundreds of objects the
         # cyclic garbage collector would walk again and again while the batch waits) goes now
@@ -402,19 +398,30 @@ class Ingester:
         for game in games:
             if game.canonical is not None or game.error is not None:
                 continue
-            if game.entry is None:
-                (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
-            if game.entry.log is None:  # the same bytes read the same way: cannot happen, but say so
-                game.error = str(game.entry.error)
+            if game.entry is None and not self._reread(game):
                 continue
             self._canonical(game)
-            if game.rows is not None and game.error is None:
-                try:
-                    _finish(game.rows, game.entry.log, game.canonical)
-                except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
-                    game.rows = None
-                    game.error = _internal(exc)
+            if game.rows is not None and game.error is None and self._finished(game, game.entry.log):
                 game.entry = None
+
+    def _reread(self, game: _Game) -> bool:
+        """The game's log read again from its bytes (the writer gets no logs); False, with the
+        reason kept, should the same bytes not read the same way (they always do)."""
+        (game.entry,) = read_logs(game.raw, game.source, max_decompressed=self.max_decompressed)
+        if game.entry.log is None:
+            game.error = str(game.entry.error)
+            return False
+        return True
+
+    def _finished(self, game: _Game, log) -> bool:
+        """``_finish`` on the game's rows; False (and the game quarantined) should it fail."""
+        try:
+            _finish(game.rows, log, game.canonical)
+        except Exception as exc:  # noqa: BLE001 - a bug on one game must not stop the batch
+            game.rows = None
+            game.error = _internal(exc)
+            return False
+        return True
 
     def _commit(self, items: Sequence[_Input], receipts: bool = True) -> None:
         """The batch's one transaction (see the module docstring)."""

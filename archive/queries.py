@@ -273,12 +273,9 @@ class Queries:
     def _has_tags(walk: Any, tags: list[str], postgres: bool) -> Any:
         """Whether the walked game also has one of ``tags``: a primary-key probe per tag."""
         other = GameTag.__table__.alias()
-        probe = [other.c.tag == tags[0] if len(tags) == 1 else other.c.tag.in_(tags),
-                 other.c.started_key == walk.started_key, other.c.game_id == walk.game_id]
-        if postgres:  # a per-row probe: PostgreSQL would otherwise plan a semi-join that
-            # reads the whole of both tags before the first page comes out
-            return select(other.c.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
-        return exists().where(*probe)
+        return _probe(other.c.game_id, [other.c.tag == tags[0] if len(tags) == 1 else other.c.tag.in_(tags),
+                                        other.c.started_key == walk.started_key, other.c.game_id == walk.game_id],
+                      postgres)
 
     def _all_listed(self, conn: Connection, name: str) -> bool:
         """Whether every game with the numeric fact ``name`` is listed (from its tag's counters)."""
@@ -289,10 +286,7 @@ class Queries:
     @staticmethod
     def _in_range(walk: Any, name: str, op: str, value: int, postgres: bool) -> Any:
         """Whether the walked game's numeric fact ``name`` is in the range: a primary-key probe."""
-        probe = [GameFact.game_id == walk.game_id, _range_condition(name, op, value)]
-        if postgres:  # a per-row probe (see _has_tags)
-            return select(GameFact.game_id).where(*probe).limit(1).scalar_subquery().is_not(None)
-        return exists().where(*probe)
+        return _probe(GameFact.game_id, [GameFact.game_id == walk.game_id, _range_condition(name, op, value)], postgres)
 
     def _wildcard_tags(self, conn: Connection, name: str, value: str, listed_only: bool) -> dict[str, int] | None:
         """The tags of the names (and ids) a wildcard player or winner filter matches, with their
@@ -679,6 +673,15 @@ def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
         tags.append(ALL)
     plan.tags = sorted(set(tags))
     return plan
+
+
+def _probe(column: Any, conditions: list[Any], postgres: bool) -> Any:
+    """Whether a row of ``column``'s table meets ``conditions`` (correlated to the walked game).
+    On PostgreSQL a per-row probe: it would otherwise plan a semi-join that reads the whole of
+    both sides before the first page comes out."""
+    if postgres:
+        return select(column).where(*conditions).limit(1).scalar_subquery().is_not(None)
+    return exists().where(*conditions)
 
 
 def _range_condition(name: str, op: str, value: int) -> Any:

@@ -332,22 +332,20 @@ def _rate_batch(conn: Connection, last: int, count: int, id_sum: int, batch: int
     history: list[dict[str, Any]] = []
     for r in rows:
         history.extend(ledger.add_game(r.id, r.game, seats[r.id]))
-    updates, inserts = [], []
-    for key, s in ledger.standings.items():
-        values = {"mu": s.mu, "sigma": s.sigma, "ordinal": s.ordinal, "games": s.games, "wins": s.wins,
-                  "rated": s.rated, "score": s.score, "last_game_id": s.last_game_id}
-        if key in stored:
-            updates.append({"k_game": key[0], "k_kind": key[1], "k_name": key[2], **values})
-        else:
-            inserts.append({"game": key[0], "kind": key[1], "name": key[2], **values})
     # plain values through the driver's executemany: SQLAlchemy's per-row parameter processing
     # was most of a refresh's own time (a refresh runs inside every long ingest)
+    updates, inserts = [], []
+    for key, s in ledger.standings.items():
+        values = tuple(getattr(s, c) for c in _VALUES)
+        if key in stored:
+            updates.append(values + key)
+        else:
+            inserts.append(dict(zip(("game", "kind", "name", *_VALUES), key + values)))
     if updates:
         mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
         conn.exec_driver_sql(
             f"UPDATE {Rating.__tablename__} SET {', '.join(f'{c} = {mark}' for c in _VALUES)} "
-            f"WHERE game = {mark} AND kind = {mark} AND name = {mark}",
-            [tuple(u[c] for c in _VALUES) + (u["k_game"], u["k_kind"], u["k_name"]) for u in updates])
+            f"WHERE game = {mark} AND kind = {mark} AND name = {mark}", updates)
     if inserts:
         insert_many(conn, Rating.__table__, inserts)
     if history:
