@@ -51,7 +51,8 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .summaries import Summaries, add_counts, game_counts, game_tags, started_key, think_text, think_times, total_rows
+from .summaries import (Summaries, add_counts, game_counts, game_tags, number_tag, started_key, think_text, think_times,
+                        total_rows)
 from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 
 #: Games stored per transaction. Each commit writes every page its batch dirtied (the random
@@ -568,7 +569,7 @@ class Ingester:
                 rows.append(row)
             insert_many(conn, Game.__table__, rows)
             players, findings, facts = [], [], []
-            tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed): a game has dozens
+            tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed, num): a game has dozens
             sqlite = conn.dialect.name == "sqlite"
             deltas: dict[tuple[str, str], list[Any]] = {}
             for game, game_id in zip(new_games, game_ids):
@@ -581,8 +582,8 @@ class Ingester:
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
                 listed = game.listed
-                game_tag_list, counts = _summaries(parts)
-                tags.extend([(t, key, game_id, listed) for t in game_tag_list])
+                game_tag_list, counts, numbers = _summaries(parts)
+                tags.extend([(t, key, game_id, listed, numbers.get(t)) for t in game_tag_list])
                 add_counts(deltas, counts, listed=game.listed)
                 status = STORED_WITH_FINDINGS if parts["game"]["findings"] else STORED
                 game.result = IngestResult(game.source, status, self.ids.encode(game_id), parts["game"]["findings"])
@@ -593,7 +594,7 @@ class Ingester:
                                  .values(resolved=True, resolved_at=_now()))
             for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts)):
                 insert_many(conn, table.__table__, values)
-            insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed"), tags)
+            insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed", "num"), tags)
             self.summaries.add(conn, total_rows(deltas), merged=True)
         # duplicates: the game is there; these bytes were kept only if they are new
         for game in games:
@@ -706,13 +707,14 @@ def _finish(rows: dict[str, Any], log, canonical: str) -> None:
     row["players"] = json.dumps(players, ensure_ascii=False, separators=(",", ":"))
 
 
-def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:
-    """A new game's tags and counter shares, from its rows (made where it is stored, so that
-    neither a duplicate nor the judging process pays for them)."""
+def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]], dict[str, int]]:
+    """A new game's tags, counter shares and the numbers of its ``number:`` tags, from its rows
+    (made where it is stored, so that neither a duplicate nor the judging process pays for them)."""
     facts = parts["facts"]
+    numbers = {number_tag(f["name"]): f["num"] for f in facts if f["num"] is not None}
     tags = game_tags(parts["game"], parts["players"], parts["kinds"], [(f["name"], f["value"]) for f in facts],
                      [f["name"] for f in facts if f["num"] is not None])
-    return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags)
+    return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags), numbers
 
 
 def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) -> None:

@@ -29,7 +29,7 @@ import re
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, DateTime, Engine, and_, case, exists, func, literal, or_, select, text, union_all
+from sqlalchemy import Connection, Engine, and_, case, exists, false, func, or_, select, text, union_all
 
 from .blobs import BlobStore
 from .ids import PublicIds
@@ -168,7 +168,9 @@ class Queries:
         # the page walks the smallest tag or wildcard in listing order; a numeric range of at
         # most RANGE_DRIVE games is read whole and sorted (an index range either way); a wider
         # one may walk the games that have its fact (its ``number:`` tag), each checked against
-        # the range: over RANGE_DRIVE of them match, so a page is found soon
+        # the range in its own row: over RANGE_DRIVE of them match, so a page is found soon.
+        # The count walks the smallest set in any order: a range's games are one range of
+        # ``ix_tags_number``, however wide
         ordered = [s for s in sizes if s[1] != 2 or s[0] <= RANGE_DRIVE]
         page_driver, count_driver = ordered[0], sizes[0]
         postgres = conn.dialect.name == "postgresql"
@@ -184,19 +186,24 @@ class Queries:
                 source: list[Any] = [tags]
                 if kind == 0:
                     where.append(tags.c.tag == plan.tags[index])
-                elif kind == 3:  # the range is checked below, game by game
-                    where.append(tags.c.tag == number_tag(plan.ranges[index][0]))
+                elif kind == 3:  # the fact's games in listing order, each game's number in its row
+                    name, op, value = plan.ranges[index]
+                    where.append(tags.c.tag == number_tag(name))
+                    # not an index condition (coalesce): a planner that took it for one would
+                    # read the range through ix_tags_number and sort it, the very thing a wide
+                    # range must not do (PostgreSQL guesses a few dozen rows where thousands are)
+                    where.append(func.coalesce(_compare(tags.c.num, op, value), false()))
                 else:
                     where.append(tags.c.tag.in_(sorted(groups[index])))
                     twice = True  # a game with two matching names
             else:
-                # the range's games (an index range), each with its start time by primary key
-                facts = GameFact.__table__.alias("range_facts")
-                source = [facts.join(Game, Game.id == facts.c.game_id)]
-                walk = _Walk(facts.c.game_id, func.coalesce(Game.started_at, literal(NO_START, DateTime)), Game.listed)
+                # the range's games: one range of ix_tags_number, start time and listed flag in it
+                tags = GameTag.__table__.alias("range_tags")
+                walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
+                source = [tags]
                 name, op, value = plan.ranges[index]
-                where.append(facts.c.name == name)
-                where.append(facts.c.num >= value if op == ">=" else facts.c.num <= value)
+                where.append(tags.c.tag == number_tag(name))
+                where.append(_compare(tags.c.num, op, value))
             if plan.listed is not None:
                 where.append(walk.listed == plan.listed)
             if plan.started_from is not None:
@@ -215,7 +222,7 @@ class Queries:
                     name, value = plan.groups[i]
                     where.append(exists().where(GamePlayer.game_id == walk.game_id, _wildcard_condition(name, value)))
             for i, (name, op, value) in enumerate(plan.ranges):
-                if (kind, index) != (2, i):
+                if (kind, index) not in ((2, i), (3, i)):
                     where.append(self._in_range(walk, name, op, value, postgres))
             return walk, source, where, twice
 
@@ -685,7 +692,11 @@ def _probe(column: Any, conditions: list[Any], postgres: bool) -> Any:
 
 
 def _range_condition(name: str, op: str, value: int) -> Any:
-    return and_(GameFact.name == name, GameFact.num >= value if op == ">=" else GameFact.num <= value)
+    return and_(GameFact.name == name, _compare(GameFact.num, op, value))
+
+
+def _compare(column: Any, op: str, value: int) -> Any:
+    return column >= value if op == ">=" else column <= value
 
 
 def _prefix_range(prefix: str) -> tuple[str, str | None]:

@@ -43,7 +43,7 @@ def _summaries(archive: Archive) -> tuple[list[tuple], list[tuple]]:
     archive.summaries.fold()
     with archive.engine.connect() as conn:
         tags = [tuple(r) for r in conn.execute(text(
-            "SELECT tag, started_key, game_id, listed FROM game_tags ORDER BY tag, started_key, game_id"))]
+            "SELECT tag, started_key, game_id, listed, num FROM game_tags ORDER BY tag, started_key, game_id"))]
         counters = [tuple(r) for r in conn.execute(text(
             "SELECT kind, key, key_lc, games, seats, declarer, made, findings, listed_games, listed_seats, "
             "listed_declarer, listed_made, listed_findings FROM counters ORDER BY kind, key"))]
