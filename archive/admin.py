@@ -187,12 +187,11 @@ class Admin:
             share = self.summaries.game_share(conn, game_id)
             if share is None:
                 return False
-            was, counts = share
-            if was == listed:
+            if share.listed == listed:
                 return True
             conn.execute(update(Game).where(Game.id == game_id).values(listed=listed))
-            conn.execute(update(GameTag).where(GameTag.game_id == game_id).values(listed=listed))
-            self.summaries.add(conn, delta_rows(counts, sign=1 if listed else -1, listed=True, only_listed=True))
+            conn.execute(update(GameTag).where(self.summaries.tag_rows(share, game_id)).values(listed=listed))
+            self.summaries.add(conn, delta_rows(share.counts, sign=1 if listed else -1, listed=True, only_listed=True))
         self.summaries.fold()
         return True
 
@@ -202,13 +201,14 @@ class Admin:
             blob_id = conn.execute(select(Game.raw_blob_id).where(Game.id == row_id)).scalar()
             if blob_id is None:
                 return False
-            listed, counts = self.summaries.game_share(conn, row_id)
-            for table in (GamePlayer, GameFinding, GameFact, GameTag):
+            share = self.summaries.game_share(conn, row_id)
+            conn.execute(delete(GameTag).where(self.summaries.tag_rows(share, row_id)))
+            for table in (GamePlayer, GameFinding, GameFact):
                 conn.execute(delete(table).where(table.game_id == row_id))
             keys = forget_analysis(conn, row_id)
             conn.execute(delete(Game).where(Game.id == row_id))
             drop_orphan_analyses(conn, keys)
-            self.summaries.add(conn, delta_rows(counts, sign=-1, listed=listed))
+            self.summaries.add(conn, delta_rows(share.counts, sign=-1, listed=share.listed))
             self._drop_blob(conn, blob_id, uploads_only=uploads_only)
         self.summaries.fold()
         return True

@@ -256,15 +256,14 @@ class GameTag(Base):
     __tablename__ = "game_tags"
     tag: Mapped[str] = mapped_column(String(250), primary_key=True)
     started_key: Mapped[datetime] = mapped_column(DateTime, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # no foreign key (migration 0009): derived rows, written and deleted with their game's own
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True)
     listed: Mapped[bool] = mapped_column(Boolean)
     #: a ``number:<fact>`` tag's number (the game's ``game_facts.num``), None on every other tag:
     #: a wide range (``turns>=40``) walking the tag checks it in the row (migration 0008)
     num: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (
-        # a game's tags: deleting a game, and probing a game for a tag (PostgreSQL: index-only)
-        Index("ix_tags_game_tag", "game_id", "tag", postgresql_include=["started_key"]),
         # a numeric range's games (number: rows only; migration 0008)
         Index("ix_tags_number", "tag", "num", "listed", postgresql_include=["started_key", "game_id"],
               postgresql_where=text("num IS NOT NULL"), sqlite_where=text("num IS NOT NULL")),

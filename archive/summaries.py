@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from sqlalchemy import Connection, Engine, delete, func, select, text, union_all
+from sqlalchemy import Connection, Engine, and_, delete, func, select, text, union_all
 
-from .models import Counter, CounterDelta, Game, GameFinding, GamePlayer, GameTag
+from .models import Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
 
 #: ``started_key`` of a game without a start time: listed as the oldest.
 NO_START = datetime(1, 1, 1)
@@ -99,6 +99,15 @@ def game_tags(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], fin
                 if p.get(column) is not None:
                     tags.add(f"winner:{p[column]}")
     return sorted(tags)
+
+
+class GameShare(NamedTuple):
+    """A stored game's listed flag, its share of every counter, its tags and their start key."""
+
+    listed: bool
+    counts: dict[tuple[str, str], list[Any]]
+    tags: list[str]
+    started_key: datetime
 
 
 def game_counts(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]],
@@ -188,18 +197,28 @@ class Summaries:
 
             insert_many(conn, CounterDelta.__table__, rows if merged else _merged(rows))
 
-    def game_share(self, conn: Connection, game_id: int) -> tuple[bool, dict[tuple[str, str], list[Any]]] | None:
-        """``(listed, counts)`` of a stored game, from its rows (for deleting or publishing it)."""
+    def game_share(self, conn: Connection, game_id: int) -> GameShare | None:
+        """A stored game's tags and share of the counters, from its rows (for deleting or
+        publishing it): ``game_tags`` has no index by game (migration 0009), so its rows are
+        reached by primary key, the tags computed as ingest computed them."""
         game = conn.execute(select(Game.game, Game.end_reason, Game.rules, Game.findings, Game.declarer,
-                                   Game.result, Game.listed).where(Game.id == game_id)).first()
+                                   Game.result, Game.listed, Game.started_at).where(Game.id == game_id)).first()
         if game is None:
             return None
         players = [dict(r._mapping) for r in conn.execute(
             select(GamePlayer.seat, GamePlayer.name, GamePlayer.name_lc, GamePlayer.player_id_lc, GamePlayer.bot,
                    GamePlayer.bot_lc, GamePlayer.bot_base_lc, GamePlayer.won).where(GamePlayer.game_id == game_id))]
-        seats = conn.execute(select(GameFinding.seat).where(GameFinding.game_id == game_id)).scalars().all()
-        tags = conn.execute(select(GameTag.tag).where(GameTag.game_id == game_id)).scalars().all()
-        return bool(game.listed), game_counts(game._mapping, players, seats, tags)
+        findings = conn.execute(select(GameFinding.seat, GameFinding.kind).where(GameFinding.game_id == game_id)).all()
+        facts = conn.execute(select(GameFact.name, GameFact.value, GameFact.num).where(GameFact.game_id == game_id)).all()
+        tags = game_tags(game._mapping, players, {f.kind for f in findings}, [(f.name, f.value) for f in facts],
+                         [f.name for f in facts if f.num is not None])
+        return GameShare(bool(game.listed), game_counts(game._mapping, players, [f.seat for f in findings], tags),
+                         tags, started_key(game.started_at))
+
+    @staticmethod
+    def tag_rows(share: GameShare, game_id: int) -> Any:
+        """The condition that picks a game's ``game_tags`` rows, by primary key."""
+        return and_(GameTag.tag.in_(share.tags), GameTag.started_key == share.started_key, GameTag.game_id == game_id)
 
     def fold(self) -> int:
         """Move pending deltas into ``counters``; returns how many. One process at a time

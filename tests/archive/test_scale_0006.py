@@ -58,23 +58,60 @@ def test_migration_0006_goes_down_to_0004_and_up_again(db_url):
     with Archive(db_url) as archive:
         stored = [archive.ingest_bytes(_pretty(play_game(seed=60 + i)), f"{i}.json")[0] for i in range(4)]
         before = [g.public_id for g in archive.list(bot="greedy").items]
-        assert "ix_tags_game_tag" in _indexes(archive, "game_tags") and "think_ms" in _columns(archive, "game_players")
+        assert "think_ms" in _columns(archive, "game_players")
         _migrate(archive, "0004", down=True)
         assert "ix_tags_game" in _indexes(archive, "game_tags")
         assert "ix_tags_game_tag" not in _indexes(archive, "game_tags")
         assert "think_ms" not in _columns(archive, "game_players")
         with archive.engine.connect() as conn:
             assert conn.execute(text("SELECT COUNT(*) FROM game_players")).scalar_one() == 16
-        _migrate(archive, "head")
-        assert "ix_tags_game_tag" in _indexes(archive, "game_tags") and "ix_tags_game" not in _indexes(archive, "game_tags")
+        _migrate(archive, "head")  # 0006 makes ix_tags_game_tag of it, 0009 drops that
+        assert not {"ix_tags_game_tag", "ix_tags_game"} & _indexes(archive, "game_tags")
         # rows stored before 0006 have no think times kept: /stats works them out from the raw log
         name = next(iter(play_game(seed=60).players.values())).name
         assert {t for _, _, t in Uploads(archive).seat_think_times("player", name)} == {None}
         assert [g.public_id for g in archive.list(bot="greedy").items] == before
-        archive.admin.delete_row(archive.ids.decode(stored[0].public_id))  # finds its tags by the new index
+        archive.admin.delete_row(archive.ids.decode(stored[0].public_id))  # finds its tags by primary key
         with archive.engine.connect() as conn:
             left = conn.execute(text("SELECT COUNT(DISTINCT game_id) FROM game_tags")).scalar_one()
         assert left == 3 == archive.count()
+
+
+def test_migration_0009_drops_the_tags_index_by_game_and_its_foreign_key_and_back(db_url):
+    """Without an index by game, publishing and deleting a game still reach each of its tags
+    (by primary key, the tags computed from its rows), on either side of the migration."""
+    with Archive(db_url) as archive:
+        uno = get_game("uno-lite")
+        ids = [archive.ids.decode(archive.ingest_bytes(log, f"{i}.json", origin="upload", listed=False)[0].public_id)
+               for i, log in enumerate([_pretty(play_game(seed=70)), _pretty(play_game(seed=71)),
+                                        uno.selfplay(3, bots=tuple(uno.bots)[:2]).canonical_json().encode()])]
+
+        def tags_of(game_id: int) -> list[tuple]:
+            with archive.engine.connect() as conn:
+                return [tuple(r) for r in conn.execute(text(
+                    "SELECT tag, listed FROM game_tags WHERE game_id = :g ORDER BY tag"), {"g": game_id})]
+
+        def foreign_keys() -> list:
+            with archive.engine.connect() as conn:
+                return inspect(conn).get_foreign_keys("game_tags")
+
+        assert "ix_tags_game_tag" not in _indexes(archive, "game_tags") and foreign_keys() == []
+        assert any(tag == "number:turns" for tag, _ in tags_of(ids[2]))  # a tag with a number too
+        for game_id in ids:
+            archive.admin.set_listed(game_id, True)
+            assert {listed for _, listed in tags_of(game_id)} == {True}
+        archive.admin.delete_row(ids[0])
+        assert tags_of(ids[0]) == []
+        _migrate(archive, "0008", down=True)
+        assert "ix_tags_game_tag" in _indexes(archive, "game_tags") and len(foreign_keys()) == 1
+        kept = tags_of(ids[1]) + tags_of(ids[2])
+        _migrate(archive, "head")
+        assert "ix_tags_game_tag" not in _indexes(archive, "game_tags") and foreign_keys() == []
+        assert tags_of(ids[1]) + tags_of(ids[2]) == kept and "ix_tags_number" in _indexes(archive, "game_tags")
+        archive.admin.set_listed(ids[2], False)
+        assert {listed for _, listed in tags_of(ids[2])} == {False}
+        archive.admin.delete_row(ids[2])
+        assert tags_of(ids[2]) == [] and archive.count() == 1
 
 
 RANGE_QUERIES = [{"fact": "turns>=30"}, {"fact": "turns<=25"}, {"fact": ["turns>=20", "turns<=60"]},

@@ -98,10 +98,10 @@ def test_a_keys_pending_deltas_are_all_added_up(db_url, monkeypatch):
                                                  started="2026-02-01T00:00:00Z"), "g.json")
         game_id = archive.ids.decode(r.public_id)
         with archive.engine.execution_options(write=True).begin() as conn:
-            listed, counts = archive.summaries.game_share(conn, game_id)
-            assert listed
+            share = archive.summaries.game_share(conn, game_id)
+            assert share.listed
             for sign in (-1, 1) * 5:  # ten rows per key, adding up to nothing: one statement each
-                archive.summaries.add(conn, delta_rows(counts, sign=sign, listed=True), merged=True)
+                archive.summaries.add(conn, delta_rows(share.counts, sign=sign, listed=True), merged=True)
         with archive.engine.connect() as conn:
             pending = conn.execute(text("SELECT COUNT(*) FROM counter_deltas WHERE kind = 'tag' "
                                         "AND key = 'player:axel'")).scalar_one()
