@@ -62,6 +62,8 @@ class WriterConfig:
     auto_train: bool
     max_input_bytes: int
     max_decompressed: int
+    #: commits between two ratings refreshes (``RATE_EVERY``; a test makes it 1)
+    rate_every: int = RATE_EVERY
 
 
 class WriterProcess:
@@ -178,19 +180,25 @@ def _main() -> None:
                           level=config.level)
         batches: queue.Queue[Any] = queue.Queue()
         threading.Thread(target=_receive, args=(inbox, batches), daemon=True).start()
+        ratings = _Refresher(archive)
         commits = 0
-        while True:
-            items = batches.get()
-            if items is _END:
-                break
-            if isinstance(items, BaseException):
-                raise items
-            archive.ingester._commit(items)
-            commits += 1
-            if commits % RATE_EVERY == 0:
-                archive.refresh_ratings()
-            pickle.dump(("ok", [item.results for item in items]), outbox, protocol=pickle.HIGHEST_PROTOCOL)
-            outbox.flush()
+        try:
+            while True:
+                items = batches.get()
+                if items is _END:
+                    break
+                if isinstance(items, BaseException):
+                    raise items
+                archive.ingester._commit(items)
+                commits += 1
+                if commits % config.rate_every == 0:
+                    ratings.start()
+                pickle.dump(("ok", [item.results for item in items]), outbox, protocol=pickle.HIGHEST_PROTOCOL)
+                outbox.flush()
+        except BaseException:
+            ratings.join(report=False)  # the first error is the one to report
+            raise
+        ratings.join()
         archive.ingester.fold()
     except BaseException as exc:  # sent to the ingesting process, which raises it there
         try:
@@ -201,6 +209,49 @@ def _main() -> None:
     finally:
         if archive is not None:
             archive.close()
+
+
+class _Refresher:
+    """The writer's ratings refreshes. On PostgreSQL each runs in a thread of its own, beside
+    the batches: a refresh at 200,000 games took a second or more (it reads every rated game's
+    players and rewrites each name's row), and while the writer ran it inline the ingesting
+    process, ``IN_FLIGHT`` batches ahead, stopped and waited. Its transaction locks only the
+    ratings' watermark row, so the batches commit meanwhile; a refresh sees the games committed
+    when it starts, and the next one the rest. On SQLite (one writer at a time: a refresh in a
+    thread would only hold up the batch waiting for the database) it runs inline as before."""
+
+    def __init__(self, archive: Any):
+        self.archive = archive
+        self.threaded = archive.engine.dialect.name == "postgresql"
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def start(self) -> None:
+        """A refresh now, unless one is still running (the next one takes its games too)."""
+        self._raise()
+        if not self.threaded:
+            self.archive.refresh_ratings()
+        elif self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._run, name="ingest-writer-ratings", daemon=True)
+            self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.archive.refresh_ratings()
+        except BaseException as exc:  # noqa: BLE001 - raised by the writer's main thread
+            self.error = exc
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+    def join(self, report: bool = True) -> None:
+        """Wait for the refresh under way; its error, if any, is raised here (with ``report``)."""
+        if self.thread is not None:
+            self.thread.join()
+        if report:
+            self._raise()
 
 
 def _portable(exc: BaseException) -> BaseException:

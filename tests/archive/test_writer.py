@@ -3,6 +3,7 @@ walk stores in one process, errors and kills end it cleanly, and scripts need no
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from sqlalchemy import text
 from archive import Archive, ArchiveError
 from archive import ingest as ingest_module
 from archive.ingest import BATCH_GAMES
+from archive.writer import RATE_EVERY
 from replay.games import get
 from replay.games.floating_bridge.bots import play_game
 
@@ -76,15 +78,18 @@ def _stored(archive: Archive) -> dict[str, list[tuple]]:
     return out
 
 
+@pytest.mark.parametrize("rate_every", [RATE_EVERY, 1])
 @pytest.mark.parametrize("db_url", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
                          indirect=True)
-def test_a_long_walk_through_the_writer_stores_what_one_process_stores(db_url, tmp_path, monkeypatch):
+def test_a_long_walk_through_the_writer_stores_what_one_process_stores(db_url, tmp_path, monkeypatch, rate_every):
+    """With ``rate_every`` 1 the writer refreshes the ratings after every batch (on PostgreSQL in a
+    thread, beside the next batches): they come out as one refresh at the end makes them."""
     folder = _folder(tmp_path, 3 * BATCH_GAMES + 40)
     started = []
 
     class Watched(ingest_module.WriterProcess):
         def __init__(self, config):
-            super().__init__(config)
+            super().__init__(dataclasses.replace(config, rate_every=rate_every))
             started.append(self.process.pid)
 
     monkeypatch.setattr(ingest_module, "WriterProcess", Watched)
