@@ -53,6 +53,7 @@ COUNT_CAP = 1_000
 #: 1.1 GB file) a 2 MB cache read most of them from the operating system again, a system call
 #: and a copy each (the count of ``turns>=40`` with ``bot=greedy``, 1,401 candidates: 7.9 ms
 #: with 2 MB, 1.9 ms with 64 MB). Pages are allocated as they are read, up to this much.
+#: (``Archive(sqlite_cache_kib=...)`` sets another; the ingest's writer process uses less.)
 SQLITE_CACHE_KIB = 65_536
 
 
@@ -68,9 +69,10 @@ class Archive:
         max_decompressed: int = MAX_DECOMPRESSED,
         auto_train: bool = True,
         level: int = compression.LEVEL,
+        sqlite_cache_kib: int | None = None,
     ):
         self.url = url or os.environ.get("GAME_REPLAY_DB") or DEFAULT_URL
-        self.engine = self._create_engine(self.url)
+        self.engine = self._create_engine(self.url, SQLITE_CACHE_KIB if sqlite_cache_kib is None else sqlite_cache_kib)
         try:
             self._migrate()
             self.blobs = BlobStore(self.engine, level=level)
@@ -122,7 +124,7 @@ class Archive:
             return "(unreadable URL)"
 
     @staticmethod
-    def _create_engine(url: str) -> Engine:
+    def _create_engine(url: str, sqlite_cache_kib: int) -> Engine:
         try:
             parsed = make_url(url)
         except ArgumentError:
@@ -156,7 +158,7 @@ class Archive:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
-                cur.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
+                cur.execute(f"PRAGMA cache_size=-{int(sqlite_cache_kib)}")
                 cur.close()
                 # transactions are begun here, not by the driver, so that savepoints work and a
                 # writer takes the write lock when it begins (BEGIN IMMEDIATE), never half-way
