@@ -38,6 +38,7 @@ import os
 import sys
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
@@ -754,15 +755,53 @@ def insert_tuples(conn: Connection, table: Any, columns: Sequence[str], values: 
 
         statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
         try:
+            payload = _copy_text(values)
+        except TypeError:  # a value of another type (bytes): psycopg writes each row
+            payload = None
+        try:
             with conn.connection.driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
-                for row in values:
-                    copy.write_row(row)
+                if payload is not None:
+                    copy.write(payload)
+                else:
+                    for row in values:
+                        copy.write_row(row)
         except psycopg.Error as exc:
             raise DBAPIError.instance(statement, None, exc, psycopg.Error, dialect=conn.dialect) from exc
         return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(columns)}) "
                          f"VALUES ({', '.join([mark] * len(columns))})", list(values))
+
+
+#: COPY's text format: a backslash, tab, newline or carriage return in a value is escaped
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _copy_field(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return value.translate(_COPY_ESCAPES)
+    if value is None:
+        return "\\N"
+    if kind is int:
+        return str(value)
+    if kind is bool:
+        return "t" if value else "f"
+    if kind is datetime:
+        return value.isoformat()
+    if kind is float:
+        return repr(value)
+    raise TypeError(f"no COPY text for {kind.__name__}")
+
+
+def _copy_text(values: Sequence[tuple[Any, ...]]) -> bytes:
+    """Rows in COPY's text format, one payload: psycopg's ``write_row`` costs a Python call
+    and a row object per row, 0.12 ms a game of the writer's time at thirty rows a game.
+
+    >>> _copy_text([("a\\tb", None, 3, True), ("x\\\\y", 2.5, -1, False)])
+    b'a\\\\tb\\t\\\\N\\t3\\tt\\nx\\\\\\\\y\\t2.5\\t-1\\tf\\n'
+    """
+    return "".join(["\t".join(map(_copy_field, row)) + "\n" for row in values]).encode()
 
 
 def _rejected(source: str, error: str) -> _Input:
