@@ -186,9 +186,13 @@ def test_watch_interrupted_by_ctrl_c_counts_everything_it_did(tmp_path):
     inbox.mkdir()
     db = f"sqlite:///{tmp_path / 'watch.db'}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAME_REPLAY_")}
+    # Ctrl-C's usual disposition in the child, whatever this process got: a shell starts a
+    # background job (``pytest &``, ``nohup``) with SIGINT ignored, children inherit that, and
+    # Python then installs no KeyboardInterrupt handler (the watcher would ignore the signal)
     proc = subprocess.Popen(
         [sys.executable, "-m", "viewer.cli", "ingest", "--watch", str(inbox), "--interval", "0.1", "--db", db],
-        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err_lines: list[str] = []
     reader = threading.Thread(target=_drain, args=(proc.stderr, err_lines), daemon=True)
     reader.start()
