@@ -52,8 +52,8 @@ from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quar
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
-from .summaries import (Summaries, add_counts, game_counts, game_tags, number_tag, started_key, think_text, think_times,
-                        total_rows)
+from .summaries import (Summaries, add_counts, game_counts, number_tag, started_key, tags_of_rows, think_text,
+                        think_times, total_rows)
 from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 
 #: Games stored per transaction. Each commit writes every page its batch dirtied (the random
@@ -711,10 +711,8 @@ def _finish(rows: dict[str, Any], log, canonical: str) -> None:
 def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], list[Any]], dict[str, int]]:
     """A new game's tags, counter shares and the numbers of its ``number:`` tags, from its rows
     (made where it is stored, so that neither a duplicate nor the judging process pays for them)."""
-    facts = parts["facts"]
-    numbers = {number_tag(f["name"]): f["num"] for f in facts if f["num"] is not None}
-    tags = game_tags(parts["game"], parts["players"], parts["kinds"], [(f["name"], f["value"]) for f in facts],
-                     [f["name"] for f in facts if f["num"] is not None])
+    numbers = {number_tag(f["name"]): f["num"] for f in parts["facts"] if f["num"] is not None}
+    tags = tags_of_rows(parts["game"], parts["players"], parts["kinds"], parts["facts"])
     return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags), numbers
 
 

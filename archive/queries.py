@@ -7,11 +7,11 @@ page starts; ``offset`` still works for old callers):
 - sorted by start time (the default, and what the web and the API use), every filter is a
   *tag* (``archive/summaries.py``), a wildcard player or winner (the tags of the names it
   matches, found in ``counters``: one entry per name, not per game), or a numeric fact range
-  (``turns>=30``: a range of the ``(name, num)`` index). The filter with the fewest games
+  (``turns>=30``: a range of the partial index ``ix_tags_number``). The filter with the fewest games
   drives: a tag's (or wildcard's) range of ``game_tags`` is read in (start time, game) order
   from the cursor on, each row checked against the other filters by primary key; a numeric
   range of at most ``RANGE_DRIVE`` games is read whole and sorted (a wider one walks the
-  ``number:<fact>`` tag of the games that have the fact, each checked against the range). A
+  ``number:<fact>`` tag of the games that have the fact, each row's number checked). A
   single filter reads one page of index entries, whatever the size of the archive; totals come
   from ``counters``, or are counted up to ``COUNT_CAP`` from the filter with the fewest games.
 - sorted by ingest time or findings, the general plan filters ``games`` with subqueries (as
@@ -43,8 +43,8 @@ SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_inges
 #: Listings sorted by start time use the tag plan (False: the general plan, for tests that compare them).
 TAG_PLAN = True
 #: A numeric fact range (``turns>=30``) with at most this many games drives its listing: its
-#: games are read from the ``(name, num)`` index and sorted; a wider one walks the games that have
-#: the fact (its ``number:`` tag), each checked against the range.
+#: games are read from ``ix_tags_number`` and sorted; a wider one walks the games that have the
+#: fact (its ``number:`` tag) in listing order, each row's number checked against the range.
 RANGE_DRIVE = 2_000
 #: A wildcard player or winner filter matching at most this many names is their tags; past it,
 #: each game's players are checked.
@@ -180,30 +180,24 @@ class Queries:
             _, kind, index = driver
             where: list[Any] = []
             twice = False
-            if kind != 2:
-                tags = GameTag.__table__.alias("walk")
-                walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
-                source: list[Any] = [tags]
-                if kind == 0:
-                    where.append(tags.c.tag == plan.tags[index])
-                elif kind == 3:  # the fact's games in listing order, each game's number in its row
-                    name, op, value = plan.ranges[index]
-                    where.append(tags.c.tag == number_tag(name))
-                    # not an index condition (coalesce): a planner that took it for one would
-                    # read the range through ix_tags_number and sort it, the very thing a wide
-                    # range must not do (PostgreSQL guesses a few dozen rows where thousands are)
-                    where.append(func.coalesce(_compare(tags.c.num, op, value), false()))
-                else:
-                    where.append(tags.c.tag.in_(sorted(groups[index])))
-                    twice = True  # a game with two matching names
-            else:
-                # the range's games: one range of ix_tags_number, start time and listed flag in it
-                tags = GameTag.__table__.alias("range_tags")
-                walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
-                source = [tags]
+            tags = GameTag.__table__.alias("walk")
+            walk = _Walk(tags.c.game_id, tags.c.started_key, tags.c.listed)
+            source: list[Any] = [tags]
+            if kind == 0:
+                where.append(tags.c.tag == plan.tags[index])
+            elif kind == 1:
+                where.append(tags.c.tag.in_(sorted(groups[index])))
+                twice = True  # a game with two matching names
+            else:  # a numeric range: the rows of its number: tag, each game's number in its row
                 name, op, value = plan.ranges[index]
                 where.append(tags.c.tag == number_tag(name))
-                where.append(_compare(tags.c.num, op, value))
+                if kind == 2:  # the range's games: one range of ix_tags_number
+                    where.append(_compare(tags.c.num, op, value))
+                else:  # the fact's games in listing order: not an index condition (coalesce), for
+                    # a planner that took it for one would read the range through ix_tags_number
+                    # and sort it, the very thing a wide range must not do (PostgreSQL guesses a
+                    # few dozen rows where thousands are)
+                    where.append(func.coalesce(_compare(tags.c.num, op, value), false()))
             if plan.listed is not None:
                 where.append(walk.listed == plan.listed)
             if plan.started_from is not None:

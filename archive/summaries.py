@@ -110,6 +110,14 @@ class GameShare(NamedTuple):
     started_key: datetime
 
 
+def tags_of_rows(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], finding_kinds: Iterable[str],
+                 facts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:func:`game_tags` from a game's own rows, its facts as ``game_facts`` rows (``name``,
+    ``value``, ``num``): what ingest writes, and what publishing or deleting a game finds again."""
+    return game_tags(game, players, finding_kinds, [(f["name"], f["value"]) for f in facts],
+                     [f["name"] for f in facts if f["num"] is not None])
+
+
 def game_counts(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]],
                 finding_seats: Iterable[str | None], tags: Iterable[str]) -> dict[tuple[str, str], list[Any]]:
     """One game's share of every counter: ``{(kind, key): [key_lc, games, seats, declarer, made, findings]}``."""
@@ -209,9 +217,9 @@ class Summaries:
             select(GamePlayer.seat, GamePlayer.name, GamePlayer.name_lc, GamePlayer.player_id_lc, GamePlayer.bot,
                    GamePlayer.bot_lc, GamePlayer.bot_base_lc, GamePlayer.won).where(GamePlayer.game_id == game_id))]
         findings = conn.execute(select(GameFinding.seat, GameFinding.kind).where(GameFinding.game_id == game_id)).all()
-        facts = conn.execute(select(GameFact.name, GameFact.value, GameFact.num).where(GameFact.game_id == game_id)).all()
-        tags = game_tags(game._mapping, players, {f.kind for f in findings}, [(f.name, f.value) for f in facts],
-                         [f.name for f in facts if f.num is not None])
+        facts = conn.execute(select(GameFact.name, GameFact.value, GameFact.num)
+                             .where(GameFact.game_id == game_id)).mappings().all()
+        tags = tags_of_rows(game._mapping, players, {f.kind for f in findings}, facts)
         return GameShare(bool(game.listed), game_counts(game._mapping, players, [f.seat for f in findings], tags),
                          tags, started_key(game.started_at))
 
