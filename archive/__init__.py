@@ -37,7 +37,7 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
   ``"rejected"``), ``public_id`` (of the stored game, or of the game a duplicate repeats),
   ``findings`` (count), ``error`` (why it was quarantined or rejected), ``new`` (False when a
   re-run found the same input already there). An input is one transaction; ``ingest_paths``
-  commits batches of 256 games, each game in the batch kept apart should the database refuse it.
+  commits batches of 512 games, each game in the batch kept apart should the database refuse it.
 - ``Archive.ingest_paths(paths, progress=None) -> list[IngestResult]``: files, folders
   (recursive) and ``-`` for standard input. ``progress(done_files, total_files, results)`` is
   called after each file. Inputs over ``max_input_bytes`` (default 16 MiB) are rejected

@@ -60,14 +60,17 @@ from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 #: inserts into the tags' and the unique hashes' B-trees dirty a page or more a game), so a page
 #: a batch touches again and again is written once per batch: at 256 games a batch, storing a
 #: game took 0.40-0.46 ms of CPU against 0.61 at 64 (thread CPU time of ``_commit``, 3,000 of
-#: bench/archive.py's files into a fresh SQLite, one ingest thread, load 2.3, 2026-11-26).
-BATCH_GAMES = 256
+#: bench/archive.py's files into a fresh SQLite, one ingest thread, load 2.3, 2026-11-26). At
+#: 512, each batch's dozen statements and its commit are shared by twice as many games: 10,000
+#: more games into the 200,000-game PostgreSQL archive took 0.48-0.49 ms of server CPU a game
+#: against 0.56-0.66 at 256 (the writer refreshing ratings as often, in games, as before).
+BATCH_GAMES = 512
 #: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
 BATCH_BYTES = 8 * 1024 * 1024
 #: Rows from which a PostgreSQL insert is a COPY (``insert_tuples``).
 COPY_ROWS = 32
-#: Batches between two folds of the counter deltas (readers add the unfolded ones).
-FOLD_EVERY = 4
+#: Batches between two folds of the counter deltas (readers add the unfolded ones): 1,024 games.
+FOLD_EVERY = 2
 #: Folders with more entries than this are walked in the order the file system gives (not
 #: sorted), so that a walk never holds a huge folder's names in memory.
 SORTED_FOLDER = 10_000

@@ -294,10 +294,12 @@ class Counter(Base):
     listed_made: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
 
+    # for the player and bot counters (leaderboards, one name); on PostgreSQL the tag counters
+    # are left out, so that folding a tag's delta writes no entry in them (migration 0010)
     __table_args__ = (
-        Index("ix_counters_games", "kind", "games", "key"),
-        Index("ix_counters_listed_games", "kind", "listed_games", "key"),
-        Index("ix_counters_key_lc", "kind", "key_lc"),
+        Index("ix_counters_games", "kind", "games", "key", postgresql_where=text("kind <> 'tag'")),
+        Index("ix_counters_listed_games", "kind", "listed_games", "key", postgresql_where=text("kind <> 'tag'")),
+        Index("ix_counters_key_lc", "kind", "key_lc", postgresql_where=text("kind <> 'tag'")),
     )
 
 

@@ -44,12 +44,12 @@ IN_FLIGHT = 2
 #: A wait for the writer's results longer than this (seconds) means the writer is behind: the
 #: ingesting process then hashes and finishes the next batch itself (``Ingester.iter_paths``).
 BEHIND = 0.01
-#: Commits between two ratings refreshes inside the writer (8,192 games at 256 a batch): a
+#: Commits between two ratings refreshes inside the writer (8,192 games at 512 a batch): a
 #: refresh reads and rewrites the row of every name its games name, so the more games one
 #: refresh takes, the fewer rows a game costs (at 200,000 games, with thousands of names,
 #: refreshing every 8 batches was a fifth of the writer's time); the ingest's own refresh at
 #: the end rates whatever is left.
-RATE_EVERY = 32
+RATE_EVERY = 16
 #: SQLite's page cache in the writer process, in KiB: its inserts land at random pages of every
 #: index, and a cache larger than SQLite's 2 MB default took a tenth off the writer's CPU at
 #: 200,000 games; less than the readers' 64 MB, since the writer's memory is what an ingest of
