@@ -19,7 +19,7 @@ from .analyses import drop_orphan_analyses, forget_analysis
 from .blobs import BlobStore
 from .ids import PublicIds
 from .ingest import Ingester
-from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, Receipt
+from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, RatingHistory, Receipt
 from .queries import Queries
 from .records import (QUARANTINED, ArchiveError, IngestResult, Page, QuarantinedInput, _aware, _now, _safe_relative,
                       _sha, raw_extension, replay_code)
@@ -203,7 +203,8 @@ class Admin:
                 return False
             share = self.summaries.game_share(conn, row_id)
             conn.execute(delete(GameTag).where(self.summaries.tag_rows(share, row_id)))
-            for table in (GamePlayer, GameFinding, GameFact):
+            # no foreign key cascades to these (migrations 0009 and 0011): each is deleted here
+            for table in (GamePlayer, GameFinding, GameFact, RatingHistory):
                 conn.execute(delete(table).where(table.game_id == row_id))
             keys = forget_analysis(conn, row_id)
             conn.execute(delete(Game).where(Game.id == row_id))

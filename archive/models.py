@@ -110,7 +110,8 @@ class GamePlayer(Base):
     """A seat of a game, lower-cased copies for case-insensitive search."""
 
     __tablename__ = "game_players"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # no foreign key (migration 0011): written with its game, deleted with it by Admin.delete_row
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=False)
     seat: Mapped[str] = mapped_column(String(10), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(200))
     name_lc: Mapped[str | None] = mapped_column(String(200))
@@ -136,7 +137,8 @@ class GameFinding(Base):
     """One finding of a game (kind and seat), for filters and stats."""
 
     __tablename__ = "game_findings"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # no foreign key (migration 0011): written with its game, deleted with it by Admin.delete_row
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=False)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(String(40))
     seat: Mapped[str | None] = mapped_column(String(10))
@@ -152,7 +154,8 @@ class GameFact(Base):
     """
 
     __tablename__ = "game_facts"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # no foreign key (migration 0011): written with its game, deleted with it by Admin.delete_row
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=False)
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(200))
     num: Mapped[int | None] = mapped_column(BigInteger)
@@ -219,7 +222,8 @@ class RatingHistory(Base):
     """A rating after one rated game: one row per bot (or player) per rated game."""
 
     __tablename__ = "rating_history"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # no foreign key (migration 0011): written with its game, deleted with it by Admin.delete_row
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(String(10), primary_key=True)
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))

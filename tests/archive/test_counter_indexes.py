@@ -75,3 +75,40 @@ def test_leaderboards_read_the_indexes_without_tags(db_url):
         archive.ingest_bytes(_pretty(play_game(seed=99)), "99.json")
         after = _boards(archive)
         assert sum(r["games"] for r in after[1]) == sum(r["games"] for r in boards[1]) + 1
+
+
+def test_derived_rows_have_no_foreign_keys_and_go_with_their_game(db_url):
+    """Revision 0011: players, findings, facts and rating history without foreign keys to games
+    (up and down on both backends, rows and indexes kept); deleting a game deletes them."""
+    tables = ("game_players", "game_findings", "game_facts", "rating_history")
+
+    def references() -> dict[str, int]:
+        found = inspect(archive.engine)
+        return {t: sum(k["referred_table"] == "games" for k in found.get_foreign_keys(t)) for t in tables}
+
+    def rows(game_id: int | None = None) -> dict[str, list]:
+        where = "" if game_id is None else f" WHERE game_id = {int(game_id)}"
+        with archive.engine.connect() as conn:
+            return {t: sorted(map(tuple, conn.execute(text(f"SELECT * FROM {t}{where}")))) for t in tables}
+
+    def indexes() -> dict[str, set[str]]:
+        found = inspect(archive.engine)
+        return {t: {i["name"] for i in found.get_indexes(t)} for t in tables}
+
+    with Archive(db_url) as archive:
+        ids = [archive.ids.decode(archive.ingest_bytes(_pretty(play_game(seed=60 + seed)), f"{seed}.json",
+                                                       origin="upload")[0].public_id) for seed in range(4)]
+        archive.refresh_ratings()
+        assert references() == dict.fromkeys(tables, 0)
+        before, kept_indexes = rows(), indexes()
+        assert all(before[t] for t in ("game_players", "game_facts", "rating_history"))
+        _migrate(archive, "0010", down=True)
+        assert references() == dict.fromkeys(tables, 1)
+        assert rows() == before and indexes() == kept_indexes
+        _migrate(archive, "head")
+        assert references() == dict.fromkeys(tables, 0)
+        assert rows() == before and indexes() == kept_indexes
+        assert any(rows(ids[1]).values())
+        archive.admin.delete_row(ids[1])
+        assert rows(ids[1]) == dict.fromkeys(tables, [])
+        assert rows(ids[2]) == {t: [r for r in before[t] if r[0] == ids[2]] for t in tables}
