@@ -62,8 +62,8 @@ from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 #: game took 0.40-0.46 ms of CPU against 0.61 at 64 (thread CPU time of ``_commit``, 3,000 of
 #: bench/archive.py's files into a fresh SQLite, one ingest thread, load 2.3, 2026-11-26). At
 #: 512, each batch's dozen statements and its commit are shared by twice as many games: 10,000
-#: more games into the 200,000-game PostgreSQL archive took 0.48-0.49 ms of server CPU a game
-#: against 0.56-0.66 at 256 (the writer refreshing ratings as often, in games, as before).
+#: more games into the 200,000-game PostgreSQL archive took 0.48-0.57 ms of server CPU a game
+#: against 0.56-0.66 at 256 (several runs of each, ratings refreshed within or after the ingest).
 BATCH_GAMES = 512
 #: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
 BATCH_BYTES = 8 * 1024 * 1024
@@ -824,8 +824,7 @@ def _copy_column(column: tuple[Any, ...]) -> Sequence[str] | Iterator[str]:
     kinds.discard(type(None))
     kind = kinds.pop() if len(kinds) == 1 else None
     if kind is str:
-        text = [v for v in column if v is not None] if nulls else column
-        joined = "".join(text)
+        joined = "".join([v for v in column if v is not None] if nulls else column)
         if "\\" in joined or "\t" in joined or "\n" in joined or "\r" in joined:  # rare: escape each
             return [v.translate(_COPY_ESCAPES) if v is not None else "\\N" for v in column]
         return [v if v is not None else "\\N" for v in column] if nulls else column
@@ -834,8 +833,7 @@ def _copy_column(column: tuple[Any, ...]) -> Sequence[str] | Iterator[str]:
     if kind is bool:
         return ["\\N" if v is None else "t" if v else "f" for v in column]
     if kind is datetime:  # a game's rows share its start time: each one written once
-        written = {v: v.isoformat() for v in set(column)} if not nulls else {
-            v: "\\N" if v is None else v.isoformat() for v in set(column)}
+        written = {v: "\\N" if v is None else v.isoformat() for v in set(column)}
         return list(map(written.__getitem__, column))
     if kind is None and not kinds:
         return ["\\N"] * len(column)

@@ -47,7 +47,7 @@ BEHIND = 0.01
 #: Commits between two ratings refreshes inside the writer (8,192 games at 512 a batch): a
 #: refresh reads and rewrites the row of every name its games name, so the more games one
 #: refresh takes, the fewer rows a game costs (at 200,000 games, with thousands of names,
-#: refreshing every 8 batches was a fifth of the writer's time); the ingest's own refresh at
+#: refreshing every 2,048 games was a fifth of the writer's time); the ingest's own refresh at
 #: the end rates whatever is left.
 RATE_EVERY = 16
 #: SQLite's page cache in the writer process, in KiB: its inserts land at random pages of every
