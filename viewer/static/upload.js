@@ -10,6 +10,7 @@
   var resultsBox = document.getElementById("results-box");
   var results = document.getElementById("results");
   var button = document.getElementById("upload-button");
+  var note = document.getElementById("shown-once-note");
   var dropped = [];
   var LABELS = {stored: "stored", stored_with_findings: "stored with findings", duplicate: "already there",
                 refused: "refused"};
@@ -86,6 +87,7 @@
     if (!list.length) {
       e.preventDefault();
       results.textContent = "";
+      if (note) { note.hidden = true; }
       results.appendChild(el("li", "result result-refused", "Choose or drop at least one file to upload."));
       resultsBox.hidden = false;
       return;
@@ -104,6 +106,11 @@
       })
       .then(function (answer) {
         results.textContent = "";
+        // the "shown only once" note, only when a delete link was given
+        var given = (answer.body.files || []).some(function (r) {
+          return (r.games || []).some(function (g) { return Boolean(g.manage_url); });
+        });
+        if (note) { note.hidden = !given; }
         if (answer.body.files) {
           answer.body.files.forEach(function (r) { results.appendChild(renderFile(r)); });
         } else {
@@ -121,6 +128,7 @@
       })
       .catch(function (err) {
         results.textContent = "";
+        if (note) { note.hidden = true; }
         results.appendChild(el("li", "result result-refused", "The upload failed: " + err));
         resultsBox.hidden = false;
       })

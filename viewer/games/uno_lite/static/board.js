@@ -18,6 +18,9 @@
     var e = el("span", "uno-card uno-" + word);
     e.title = word + " " + code.slice(1);
     e.appendChild(el("span", "sr-only", word + " "));
+    var letter = el("span", "uno-letter", code.charAt(0));  // the colour without colour (board.html)
+    letter.setAttribute("aria-hidden", "true");
+    e.appendChild(letter);
     e.appendChild(document.createTextNode(code.slice(1)));
     return e;
   }
