@@ -204,7 +204,7 @@ def page_cache() -> PageCache:
 @functools.cache
 def page_parameters() -> frozenset[str]:
     """The query parameters a replay page reads: the shell's, and every board's own."""
-    names = {"step", "view", "theme", NAMES_PARAMETER}
+    names = {"step", "view", "reveal", "theme", NAMES_PARAMETER}  # view_options() and the names
     for name in game_titles():
         try:
             board = board_for(name)
