@@ -53,16 +53,22 @@ def party_log(joins: int, hand: int = 10, text: int = 20) -> dict[str, Any]:
 
 
 def uno_log(turns: int) -> dict[str, Any]:
-    """UNO Lite where both seats draw and pass ``turns`` times between them (10,000 events is
-    the format's most)."""
+    """UNO Lite where neither seat can play on the starter: they draw the cards that cannot be
+    played either and pass, turn after turn, then pass without drawing (a finding each time,
+    none of them fatal, so every event is a step) until ``turns`` turns are taken (the format
+    allows 10,000 events)."""
+    hands = {"P1": [f"R{n}" for n in range(1, 8)], "P2": [f"B{n}" for n in range(1, 8)]}
+    dealt = hands["P1"] + hands["P2"]
+    unplayable = [f"{c}{n}" for c in "RBY" for n in range(1, 9) for _ in range(2)]
+    for card in dealt:
+        unplayable.remove(card)
     events: list[dict[str, Any]] = []
     for n in range(turns):
         seat = "P1" if n % 2 == 0 else "P2"
-        events += [{"type": "draw", "seat": seat, "card": "R1"}, {"type": "pass", "seat": seat}]
-    return {"format": "uno-lite/1", "first_player": "P1", "starter": "G9",
-            "hands": {"P1": ["R5", "G7", "B1", "Y9", "R2", "G2", "B8"],
-                      "P2": ["B3", "B4", "G1", "G3", "Y1", "Y2", "Y3"]},
-            "events": events}
+        if unplayable:
+            events.append({"type": "draw", "seat": seat, "card": unplayable.pop()})
+        events.append({"type": "pass", "seat": seat})
+    return {"format": "uno-lite/1", "first_player": "P1", "starter": "G9", "hands": hands, "events": events}
 
 
 def coup_log(actions: int) -> dict[str, Any]:
@@ -77,7 +83,7 @@ def coup_log(actions: int) -> dict[str, Any]:
 HOSTILE_CODES: dict[str, Callable[[], dict[str, Any]]] = {
     "party, 20,000 joins": lambda: party_log(20_000),
     "party, long cards": lambda: party_log(500, hand=20, text=1000),
-    "UNO Lite, 5,000 turns": lambda: uno_log(5_000),
+    "UNO Lite, 9,000 turns": lambda: uno_log(9_000),
     "Coup, 20,000 actions": lambda: coup_log(20_000),
 }
 
