@@ -134,19 +134,20 @@ def step_count(replay: Any) -> int:
 #: A page, an embed or a JSON twin may be this many times the game's own size (its code's
 #: length, or the bytes it was uploaded or archived as)...
 OUTPUT_RATIO = 50
-#: ...plus this many bytes for the page around the game: the shell (about 16 KB of markup and
-#: options) and an ordinary game's record. The largest page of the bot-played games in
-#: sample_logs/ is about 140 KB once steps are sent as changes (a 189-step UNO Lite game whose
-#: code is 67 characters; bridge deals are 80 KB for 37), so 256 KiB leaves room for long games
-#: while a hostile code still gets no more than a quarter of a megabyte.
+#: ...plus this many bytes for the page around the game: the shell (header, controls, options,
+#: share box: a 4-step party lobby's page is 14 KB) and an ordinary game's record and charts.
+#: The largest page of the bot-played games in sample_logs/ is 188 KB (a 189-step UNO Lite
+#: game whose code is 67 characters: its record and hand-size chart cost a kilobyte a step), so
+#: 512 KiB shows games of a few hundred steps from any code, while a hostile code gets half a
+#: megabyte at most where it got a gigabyte.
 OUTPUT_ALLOWANCE = 512 * 1024
 #: ...and never more than this, whatever the game's size (an 8 MB page is already slow to open).
 OUTPUT_CAP = 8 * 1024 * 1024
 #: Before building anything: the boards build every step's whole state (steps times the game's
 #: set-up, such as the hands dealt) and only then write the changes. A game whose states would
-#: be more than this many times its output budget is refused unbuilt: the bot-played samples
-#: need at most a twentieth of their budget, a code that repeats a table of long cards 20,000
-#: times needs thousands of times it.
+#: be more than this many times its output budget is refused unbuilt. The bot-played samples
+#: build less than their budget (the largest, a party game: 0.37 MB against 0.55 MB); a party
+#: code of 500 steps over a table of long cards would build 103 MB for a budget of 0.53 MB.
 STATE_RATIO = 32
 #: Before building anything: what a step costs at the least. A page spends more on every step
 #: (its changes, its line in the record, its point in the charts: 500 to 1,100 bytes a step in
