@@ -2,7 +2,7 @@
 
 A code is a few hundred characters, yet its game can be long: raw-form codes are zstd JSON,
 so a log that repeats itself (20,000 ``join`` events, a table of long cards) compresses to
-almost nothing. The pages used to repeat every seat's whole hand at every step (a 270-character
+almost nothing. The pages used to repeat every seat's whole hand at every step (a 326-character
 party code made a 13 MB page and a 100 MB ``.json``). Now the steps are sent as changes, every
 page keeps to a budget (50 times the game's own size plus an allowance) that is checked before
 the steps are built, and the page cache is bounded by bytes with a key that ignores unknown
