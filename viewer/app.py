@@ -41,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "DB": None,  # archive URL; None: the archive's default (sqlite:///var/game-replay.db)
     "SITE_NAME": "Game Replay",
     "EMBED_FRAME_ANCESTORS": "*",  # who may frame /embed/ pages
-    "PAGE_CACHE_SIZE": 512,  # rendered code pages kept in memory (they never change)
+    "PAGE_CACHE_BYTES": 64 * 1024 * 1024,  # rendered pages kept in memory (html and gzip), in bytes
     "COMPRESS": True,  # gzip text responses for clients that accept it
     "COMPRESS_MIN_SIZE": 500,
     "CODE_CACHE_SECONDS": 365 * 24 * 3600,
@@ -54,7 +54,10 @@ COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json",
 
 
 class PageError(Exception):
-    """A request the viewer cannot answer, with a status (4xx) and a message for the user."""
+    """A request the viewer cannot answer, with a status (4xx) and a message for the user (and,
+    for a game too large to show, ``download``: where its log is)."""
+
+    download: str | None = None
 
     def __init__(self, message: str, status: int = 400, title: str | None = None):
         super().__init__(message)
@@ -156,11 +159,12 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-def error_response(message: str, status: int, title: str) -> Response:
+def error_response(message: str, status: int, title: str, download: str | None = None) -> Response:
     if wants_json():
-        response = jsonify({"error": message, "status": status})
+        response = jsonify({"error": message, "status": status, **({"download": download} if download else {})})
     else:
-        html = render_template("error.html", message=message, title=title, status=status, paste=damaged_code())
+        html = render_template("error.html", message=message, title=title, status=status, paste=damaged_code(),
+                               download=download)
         response = Response(html, status=status, mimetype="text/html")
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
@@ -183,7 +187,7 @@ def damaged_code() -> str:
 
 
 def _page_error(exc: PageError) -> Response:
-    return error_response(exc.message, exc.status, exc.title)
+    return error_response(exc.message, exc.status, exc.title, exc.download)
 
 
 def _http_error(exc: HTTPException) -> Response:

@@ -9,13 +9,19 @@ from urllib.parse import quote
 
 from replay.games.floating_bridge.cards import SEATS, Card
 
+from viewer.view import full_steps
+
 from .conftest import LEGACY_WORKED_EXAMPLE, code_of, load
 
 
 def data_block(html: str, element_id: str = "replay-data"):
+    """A page's JSON block; the replay's with its steps whole, as stepper.js rebuilds them."""
     found = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', html, re.S)
     assert found, f"no {element_id} block"
-    return json.loads(found.group(1))
+    data = json.loads(found.group(1))
+    if element_id == "replay-data":
+        data["steps"] = full_steps(data["steps"])
+    return data
 
 
 def test_code_page_shows_the_final_position_and_tables(client):

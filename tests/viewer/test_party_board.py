@@ -69,7 +69,12 @@ def parse_page(text: str) -> Meta:
 
 
 def embedded(text: str) -> dict:
-    return json.loads(parse_page(text).data_text)
+    """The page's data, its steps whole (as stepper.js rebuilds them from their changes)."""
+    from viewer.view import full_steps
+
+    data = json.loads(parse_page(text).data_text)
+    data["steps"] = full_steps(data["steps"])
+    return data
 
 
 @pytest.fixture
@@ -162,7 +167,7 @@ def test_hostile_texts_are_escaped_in_html_json_and_svg(client):
     # the JSON twin carries the texts as JSON strings, exactly
     twin = client.get(f"/r/{code}.json")
     assert twin.mimetype == "application/json"
-    hands = twin.get_json()["steps"][0]["hands"]
+    hands = twin.get_json()["steps"][0]["hands"]  # the first step is whole
     assert {"id": "a2", "text": IMG} in hands["p1"] and {"id": "a8", "text": "\x00NUL\x07bell"} in hands["p3"]
     # the picture: escaped, parses, and the texts read back as they were written
     svg = client.get(f"/r/{code}/round/1.svg").get_data(as_text=True)

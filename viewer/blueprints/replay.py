@@ -7,11 +7,12 @@ cache headers and an ETag.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
-from urllib.parse import urlencode
+from urllib.parse import unquote_plus, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
@@ -24,7 +25,8 @@ from replay.games.floating_bridge.formats.pbn import to_pbn
 from replay.games.floating_bridge.log import GameLog
 
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
-from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, page_json, plotly_bundle
+from ..games import NoBoardError, board_for, game_titles
+from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, check_output, page_json, plotly_bundle
 
 bp = Blueprint("replay", __name__)
 MAX_CODE = 4096
@@ -101,7 +103,7 @@ def viewed_archived(archived) -> ViewedGame:
     started = archived.started_at.isoformat() if archived.started_at else None
     return ViewedGame(replay, names=names, code=archived.code, public_id=archived.public_id,
                       path=f"/g/{archived.public_id}", started_at=started,
-                      extra={"archive": _jsonable(archived.summary())})
+                      extra={"archive": _jsonable(archived.summary())}, source_bytes=len(archived.raw))
 
 
 def game_from_archive(public_id: str) -> tuple[ViewedGame, Any]:
@@ -154,15 +156,19 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     charts = build_charts(game)
     # charts drawn by the server (svg) are in the page; the others go to plotly.js as JSON
     charts_json = [{k: v for k, v in c.items() if k != "svg"} for c in charts if not c.get("svg")]
-    return render_template(template, **view, v=view, links=links, theme=options["theme"],
+    html = render_template(template, **view, v=view, links=links, theme=options["theme"],
                            charts=charts, charts_json=charts_json, plotly_bundle=plotly_bundle(charts), **extra)
+    check_output(game, len(html.encode("utf-8")))  # the steps kept to the budget; the page must too
+    return html
 
 
 class PageCache:
-    """A small thread-safe LRU of rendered pages: ``key -> (html, gzipped html)``."""
+    """A thread-safe LRU of rendered pages, ``key -> (html, gzipped html)``, bounded by the
+    bytes it holds (both forms counted): a page larger than a quarter of it is not kept."""
 
-    def __init__(self, size: int):
-        self.size = size
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self.items: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -174,28 +180,57 @@ class PageCache:
                 return found
         html = make().encode("utf-8")
         entry = (html, gzip_bytes(html))
-        if self.size > 0:
+        size = len(entry[0]) + len(entry[1])
+        if 0 < size <= self.max_bytes // 4:
             with self.lock:
+                old = self.items.pop(key, None)
+                if old is not None:
+                    self.bytes -= len(old[0]) + len(old[1])
                 self.items[key] = entry
-                while len(self.items) > self.size:
-                    self.items.popitem(last=False)
+                self.bytes += size
+                while self.bytes > self.max_bytes:
+                    _, dropped = self.items.popitem(last=False)
+                    self.bytes -= len(dropped[0]) + len(dropped[1])
         return entry
 
 
 def page_cache() -> PageCache:
     cache = current_app.extensions.get("page_cache")
     if cache is None:
-        cache = current_app.extensions.setdefault("page_cache", PageCache(current_app.config["PAGE_CACHE_SIZE"]))
+        cache = current_app.extensions.setdefault("page_cache", PageCache(int(current_app.config["PAGE_CACHE_BYTES"])))
     return cache
+
+
+@functools.cache
+def page_parameters() -> frozenset[str]:
+    """The query parameters a replay page reads: the shell's, and every board's own."""
+    names = {"step", "view", "reveal", "theme", NAMES_PARAMETER}  # view_options() and the names
+    for name in game_titles():
+        try:
+            board = board_for(name)
+        except NoBoardError:
+            continue
+        names.update(board.options, board.parameters)
+    return frozenset(names)
+
+
+def page_query() -> str:
+    """The request's query with only the parameters a page reads (``page_parameters``), each
+    ``name=value`` pair kept as it came and in its order: unknown parameters (``?x=1``) make no
+    other page, so they make no other cache entry."""
+    known = page_parameters()
+    raw = request.query_string.decode("utf-8", "replace")
+    return "&".join(pair for pair in raw.split("&") if unquote_plus(pair.partition("=")[0]) in known)
 
 
 def cached_page(kind: str, make: Callable[[], str], cache_control: str, version: str = "") -> Response:
     """An HTML page kept rendered in memory, with an ETag and 304s.
 
     The key is the page's host (pages show absolute links: share box, oEmbed discovery), its
-    path and query, and ``version`` (what the content depends on beyond the URL).
+    path, the parameters it reads (``page_query``) and ``version`` (what the content depends on
+    beyond the URL).
     """
-    key = f"{kind}\0{request.host_url}\0{request.full_path}\0{version}"
+    key = f"{kind}\0{request.host_url}\0{request.path}?{page_query()}\0{version}"
     etag = etag_for(key)
     headers = {"Cache-Control": cache_control}
     if request.if_none_match.contains_weak(etag):

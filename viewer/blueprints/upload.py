@@ -352,7 +352,8 @@ def viewed_upload(token: str) -> tuple[ViewedGame, Any]:
     names = {s: (p.get("name") or "")[:60] for s, p in (archived.players or {}).items() if p.get("name")}
     started = archived.started_at.isoformat() if archived.started_at else None
     return ViewedGame(replay, names=names, code=archived.code, path=f"/u/{token}", started_at=started,
-                      extra={"upload": {"listed": archived.listed, "findings": archived.findings}}), archived
+                      extra={"upload": {"listed": archived.listed, "findings": archived.findings}},
+                      source_bytes=len(archived.raw)), archived
 
 
 def _private(response: Response) -> Response:

@@ -70,6 +70,7 @@ class Board:
     exports: tuple[str, ...] = ()  # export formats that can write this game (bridge: replay.games.floating_bridge.formats)
     steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
+    parameters: tuple[str, ...] = ()  # other query parameters its page reads (part of the page cache's key)
     listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
     routes: tuple[tuple[str, Callable[..., Any]], ...] = ()  # the game's own GET routes: (rule, view)
     extra: dict[str, Any] = field(default_factory=dict)

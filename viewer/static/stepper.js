@@ -24,6 +24,7 @@
   var dataEl = document.getElementById("replay-data");
   if (!dataEl) return;
   var D = JSON.parse(dataEl.textContent);
+  D.steps = fullSteps(D.steps);
   var steps = D.steps, G = D.game, last = steps.length - 1;
   var chapters = D.chapters || { ends: [], before: null };
   var ends = chapters.ends || [];
@@ -34,6 +35,31 @@
     speed: 1000
   };
   var listeners = [];
+
+  // The page sends its steps as changes (viewer/view.py, step_changes): the first step whole,
+  // then for each step a list of [path, value] (set the value at path, a list of keys and
+  // indices) and [path] (remove that key) against the step before. The boards get whole steps;
+  // a change copies only what it goes through, so earlier steps stay as they were.
+  function fullSteps(sent) {
+    var out = [];
+    for (var n = 0; n < sent.length; n++) {
+      if (n === 0) { out.push(sent[0]); continue; }
+      var root = { step: out[n - 1] };
+      sent[n].forEach(function (change) {
+        var keys = ["step"].concat(change[0]), node = root;
+        for (var k = 0; k < keys.length - 1; k++) {
+          var child = node[keys[k]];
+          var copy = Array.isArray(child) ? child.slice() : Object.assign({}, child);
+          node[keys[k]] = copy;
+          node = copy;
+        }
+        if (change.length > 1) node[keys[keys.length - 1]] = change[1];
+        else delete node[keys[keys.length - 1]];
+      });
+      out.push(root.step);
+    }
+    return out;
+  }
   var WHOLE_KEY = "game-replay.whole-game";
   var whole = false;
   try { whole = window.localStorage.getItem(WHOLE_KEY) === "1"; } catch (e) { whole = false; }

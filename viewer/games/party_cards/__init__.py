@@ -34,4 +34,5 @@ BOARD = Board(
     description="step through every round: the question, the answers as the czar saw them, the pick and the scores",
     steps_json=_steps_json,
     routes=ROUTES,
+    parameters=("round",),
 )
