@@ -73,6 +73,9 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.config.from_prefixed_env(prefix="GAME_REPLAY")
     if config:
         app.config.update(config)
+    if "PAGE_CACHE_SIZE" in app.config:  # a count of pages, before the cache was sized in bytes
+        raise ValueError("PAGE_CACHE_SIZE (GAME_REPLAY_PAGE_CACHE_SIZE, a count of pages) is no longer read: "
+                         "set PAGE_CACHE_BYTES (GAME_REPLAY_PAGE_CACHE_BYTES), the bytes of pages kept per worker")
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 

@@ -170,3 +170,17 @@ def test_contract_symbol_passes_text_that_is_not_a_call_through():
     assert contract_symbol("3S") == "3♠" and contract_symbol("2NT") == "2NT"
     assert contract_symbol("") == "" and contract_symbol(None) == ""
     assert contract_symbol("8C") == "8C" and contract_symbol("<b>") == "<b>"
+
+
+def test_the_old_page_count_setting_is_refused_with_its_replacement(monkeypatch, tmp_path):
+    """GAME_REPLAY_PAGE_CACHE_SIZE counted pages; the cache is sized in bytes now, and a deployment
+    that still sets the old name is told so at start instead of being silently ignored."""
+    import pytest
+
+    from viewer.app import create_app
+
+    monkeypatch.setenv("GAME_REPLAY_PAGE_CACHE_SIZE", "512")
+    with pytest.raises(ValueError, match="PAGE_CACHE_BYTES"):
+        create_app({"DB": f"sqlite:///{tmp_path}/a.db"})
+    monkeypatch.delenv("GAME_REPLAY_PAGE_CACHE_SIZE")
+    create_app({"DB": f"sqlite:///{tmp_path}/a.db"})  # without the old name it starts
