@@ -42,7 +42,7 @@ from math import log2
 from typing import Any
 
 from .errors import CodeError
-from .intcode import ALPHABET, CHAR_VALUE, DigitReader, DigitWriter
+from .intcode import ALPHABET, CHAR_VALUE, DigitReader, DigitWriter, from_base62
 
 #: A code has at least this many characters after its marker (shorter text is refused).
 MIN_BODY = 12
@@ -197,13 +197,14 @@ def v1_text(marker: str, payload: int) -> str:
 
 
 def _body_value(code: str) -> int:
-    value = 0
-    for place, ch in enumerate(code[1:], start=2):
-        digit = CHAR_VALUE.get(ch)
-        if digit is None:
-            raise CodeError(f"{ch!r} (character {place}) is not a code character (0-9, A-Z, a-z)")
-        value = value * 62 + digit
-    return value
+    """The number of a code's body (its characters after the first), or ``CodeError`` naming
+    the first character that is not a code character."""
+    body = code[1:]
+    if not (body.isascii() and body.isalnum()):
+        for place, ch in enumerate(body, start=2):
+            if ch not in CHAR_VALUE:
+                raise CodeError(f"{ch!r} (character {place}) is not a code character (0-9, A-Z, a-z)")
+    return from_base62(body)
 
 
 def from_text(code: str) -> tuple[str, bool, int]:

@@ -62,3 +62,34 @@ def opened(decode: Callable[[str], object], text: str) -> bool:
     except CodeError:
         return False
     return True
+
+
+#: Seeded self-play corpora of the games with generic codes (what ``bench/codes.py`` measures).
+CORPORA: dict[str, list[tuple[str, dict]]] = {
+    "uno-lite": [("random v random", {"bots": ("random", "random")}),
+                 ("greedy v greedy", {"bots": ("greedy", "greedy")})],
+    "coup": [(f"{n} seats, 3 bots", {"bots": ("honest", "bluffer", "random"), "players": n}) for n in (2, 3, 5)],
+    "party-cards": [(f"{r} rounds", {"bots": ("random",), "rounds": r, "score_limit": r + 1}) for r in (5, 10)],
+}
+
+
+def corpus_logs(name: str, per_corpus: int, first_seed: int = 0) -> list:
+    """``per_corpus`` seeded self-play games of each of a game's corpora, in turn."""
+    from replay.games import get
+
+    game = get(name)
+    return [game.selfplay(seed, **options) for _, options in CORPORA[name]
+            for seed in range(first_seed, first_seed + per_corpus)]
+
+
+def with_findings(log):
+    """The game with its last move repeated after its end: a game with findings (a raw code)."""
+    from replay.log import parse_log
+
+    data = log.to_json_dict()
+    moves = [e for e in data["events"] if e.get("type") != "chat"]
+    again = dict(moves[-1])
+    if "t" in data.get("end", {}):
+        again["t"] = data["end"]["t"] + 1000
+    data["events"].append(again)
+    return parse_log(data)
