@@ -39,7 +39,7 @@ def _codes(name: str) -> tuple[str, ...]:
 @pytest.mark.parametrize("name", GAMES)
 def test_20000_damaged_codes_of_each_game_open_no_game(name):
     """Random substitutions, deletions, insertions and truncations (the first character too),
-    the same sample every run; version 1 codes of the same games let 20 UNO Lite and 19 Coup
+    the same sample every run; version 1 codes of the same games let 8 UNO Lite and 8 Coup
     ones through."""
     codes = list(_codes(name))
     assert any(is_fallback_code(c) for c in codes) == (name != "party-cards")
