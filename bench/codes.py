@@ -3,6 +3,7 @@
     python bench/codes.py                 # 10,000 random-legal + 10,000 greedy games
     python bench/codes.py --games 2000    # quicker
     python bench/codes.py --against 42bbf35 [--games 2000] [--rounds 5]   # beside that commit
+    python bench/codes.py --damage 1000000 [--damage-seconds 600]   # damaged codes of the other games
 
 For each corpus (seeded self-play games, bridgebot rules, as ``play_game(seed, bot)`` makes
 them: completed and passed-out games) it prints, measured in the same run:
@@ -17,7 +18,16 @@ With ``--against REV``: floating bridge's codes of the same games beside the cod
 ``REV`` (``bench/against.py``: both in worker processes, rounds taken in turn, medians and
 new/old ratios): each game's code length, how many codes are identical, encode and decode speed.
 Then the longest code among adversarial games (long auctions, each hand a whole suit, NT,
-all 13 tricks, some cancelled in the last trick).
+all 13 tricks, some cancelled in the last trick). Then every other game's codes (UNO Lite, Coup,
+party cards): mean length (version 2, and version 1 as the release before wrote them), p99, the
+information bound and the log's JSON.
+
+With ``--damage N``: for each game with generic codes, N damaged codes of its version 2 codes
+(and ``--damage-before M``, default 20,000, of its version 1 codes, which are still read), made
+by ``tests/codec/damage.py``: substitutions, deletions, insertions and truncations, equally
+likely, anywhere (the first character too), from a fixed seed; how many open a game (decode
+without ``CodeError``), the rate, and the mean length of the codes damaged. ``--damage-seconds``
+stops a game's run after that many seconds and reports how many were tried.
 """
 
 from __future__ import annotations
@@ -75,7 +85,16 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV",
                         help="floating bridge only, side by side with commit REV's code (e.g. 42bbf35)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per side with --against (default 5)")
+    parser.add_argument("--damage", type=int, metavar="N",
+                        help="only the damaged-code figures: N damaged version 2 codes per game")
+    parser.add_argument("--damage-before", type=int, default=20_000, metavar="M",
+                        help="with --damage: M damaged version 1 codes per game (default 20,000)")
+    parser.add_argument("--damage-seconds", type=float, metavar="S",
+                        help="with --damage: stop each game's run after S seconds (the count tried is reported)")
     args = parser.parse_args()
+    if args.damage is not None:
+        damage_figures(args.damage, args.damage_before, args.damage_seconds)
+        return
     if args.against:
         from against import print_codes
 
@@ -118,12 +137,12 @@ def other_games(games: int) -> None:
     import zstandard
 
     from replay.codec import decode
-    from replay.codec.generic import information_bits
+    from replay.codec.generic import encode_game_v1, information_bits
     from replay.games import get, names
 
     print(f"\nother games ({games:,} seeded self-play games per corpus): code length beside the "
           "information bound and the log's compact JSON (raw, and zstd -19 without a dictionary)")
-    print(f"{'game':<12} {'corpus':<26} {'mean':>7} {'p99':>5} {'bound':>7} {'over':>6} {'json':>7} "
+    print(f"{'game':<12} {'corpus':<26} {'mean':>7} {'v1':>7} {'p99':>5} {'bound':>7} {'over':>6} {'json':>7} "
           f"{'json.zst':>8} {'code/json':>9} {'enc+dec/s':>9}")
     corpora = {
         "uno-lite": [("random v random", {"bots": ("random", "random")}),
@@ -144,6 +163,7 @@ def other_games(games: int) -> None:
                 decode(code)
             rate = games / (time.perf_counter() - start)
             lengths = [len(c) for c in codes]
+            v1_mean = statistics.fmean(len(encode_game_v1(log)) for log in logs)
             texts = [log.canonical_json().encode() for log in logs]
             json_mean = statistics.fmean(len(t) for t in texts)
             zst_mean = statistics.fmean(len(zstd.compress(t)) for t in texts)
@@ -152,10 +172,48 @@ def other_games(games: int) -> None:
                 bound, over = f"{statistics.fmean(bounds):7.2f}", f"{statistics.fmean(a - b for a, b in zip(lengths, bounds)):+6.2f}"
             else:
                 bound, over = f"{'—':>7}", f"{'—':>6}"
-            print(f"{name:<12} {label:<26} {statistics.fmean(lengths):>7.1f} {percentile(lengths, 0.99):>5} {bound} {over} "
+            print(f"{name:<12} {label:<26} {statistics.fmean(lengths):>7.1f} {v1_mean:>7.1f} {percentile(lengths, 0.99):>5} {bound} {over} "
                   f"{json_mean:>7.0f} {zst_mean:>8.0f} {statistics.fmean(lengths) / json_mean:>9.3f} {rate:>9,.0f}")
-    print("(party cards carry their free-text cards: their code is their own payload compressed with a "
+    print("(mean: version 2 codes; v1: the same games' version 1 codes, as the release before wrote them. Party "
+          "cards carry their free-text cards: their code is their own payload compressed with a "
           "dictionary shipped with the format, so the bound of moves alone does not apply)")
+
+
+def damage_figures(count: int, before: int, seconds: float | None) -> None:
+    """Damaged codes of every game with generic codes: how many open a game, version 2 beside 1."""
+    from replay.codec.generic import encode_game_v1, markers
+
+    sys.path.append(os.path.join(os.path.dirname(__file__), "..", "tests"))
+    from codec.damage import corpus_logs, damaged_codes, opened, with_findings  # type: ignore[import-not-found]
+
+    games = sorted({game for game, version, _ in markers().values() if version == 2})
+    print(f"damaged codes: substitutions, deletions, insertions and truncations, equally likely, anywhere "
+          f"(seed 24); codes of 100 seeded self-play games per corpus of tests/codec/damage.py and of a game "
+          f"with findings for every tenth; Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}")
+    print(f"{'game':<12} {'version':>7} {'codes':>6} {'mean len':>8} {'damaged':>10} {'opened':>7} {'rate':>10} "
+          f"{'seconds':>8}")
+    for name in games:
+        logs = corpus_logs(name, 100)
+        logs += [with_findings(log) for log in logs[::10]]
+        for version, writer, n in (("1", encode_game_v1, before), ("2", encode, count)):
+            codes = [writer(log) for log in logs]
+            start = time.perf_counter()
+            tried = hits = 0
+            examples = []
+            for _, _, text in damaged_codes(codes, n, seed=24):
+                tried += 1
+                if opened(decode, text):
+                    hits += 1
+                    if len(examples) < 2:
+                        examples.append(text)
+                if seconds is not None and tried % 1000 == 0 and time.perf_counter() - start > seconds:
+                    break
+            took = time.perf_counter() - start
+            print(f"{name:<12} {version:>7} {len(codes):>6} {statistics.fmean(map(len, codes)):>8.2f} {tried:>10,} "
+                  f"{hits:>7,} {hits / tried:>10.2e} {took:>8.0f}" + (f"  e.g. {', '.join(examples)}" if examples else ""),
+                  flush=True)
+    print("(opened: the damaged text decodes to a game; rate = opened / damaged; target for version 2: at most "
+          "1e-05 over 1,000,000 per game)")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .errors import CodeError
-from .generic import decode_game, encode_game, is_generic_code
+from .generic import decode_game, encode_game, is_generic_code, is_raw
 from .links import NAMES_PARAMETER, format_names, parse_link
 
 __all__ = [
@@ -124,8 +124,8 @@ def is_fallback_code(text: str) -> bool:
     """Whether a code (or link) holds a game with findings (the flagged fallback form).
 
     The code's shape says so (a bridge code's last two characters, or a version 1 code's first
-    letter: ``C``, ``G``, ``K`` or ``O``; another game's marker in upper case), so this needs no
-    decoding.
+    letter: ``C``, ``G``, ``K`` or ``O``; another game's version 1 marker in upper case, or the
+    residue of its version 2 checksum), so this needs no decoding.
     """
     try:
         code, _ = parse_link(text)
@@ -134,8 +134,8 @@ def is_fallback_code(text: str) -> bool:
     codec = _codec_of(code)
     if codec is not None:
         return codec.is_fallback(code)
-    if is_generic_code(code):  # another game's raw form: its marker in upper case
-        return code[0].isupper()
+    if is_generic_code(code):  # another game's raw form
+        return is_raw(code)
     return False
 
 

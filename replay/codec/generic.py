@@ -1,22 +1,27 @@
 """Replay codes for every game other than floating bridge: the game's marker, then its moves.
 
-A game's code is one integer, written in base 62 after the game's marker character
-(``GAME.code_marker``: ``u`` for UNO Lite), with the same checksum as floating bridge's
-version 2 codes: the whole code, read as one base-62 number, is ``89`` modulo ``127``. The
-integer holds, least significant digit first:
+A game's code is one integer, the payload, written in base 62 after a marker character. Codes
+are written in version 2: the marker is the letter 16 places before the game's own marker
+(``GAME.code_marker``: ``u`` for UNO Lite, so its codes start with ``e``), and a checksum of
+about 18 bits (3 characters) covers the marker, the length and every character: the whole
+code, read as one base-62 number, is ``CHECK_R`` modulo the prime ``CHECK_Q``, and the body is
+one of two residues modulo 127 (``form_residues``: one for compact codes, one for raw codes),
+chosen so that a code whose marker is changed, lost, preceded by a character or swapped with
+the next character never passes another reader's checksum. Version 1 codes (the marker itself,
+in upper case for raw codes; the whole code ``89`` modulo ``127``), which earlier releases
+wrote, are still read. The payload holds, least significant digit first:
 
-1. compact codes (marker in lower case): how the game ended (``0`` no ``end`` object,
-   ``i + 1`` the game's ``i``-th end reason, and one more value for ``completed`` with the
-   ``end.winner`` the bot announced); the game's setup (``GAME.setup_codec``); then
-   every action as its index among ``GAME.legal_events(state)`` at that point (a draw is one
-   of those events per card that can be drawn, so the drawn card costs what it should), with
-   one more option, *stop*, at each point when the game did not end ``completed``;
-2. raw codes (the marker in upper case: a game with findings, or one the compact form cannot
-   say exactly): the log's canonical JSON without names, times, chat and meta,
-   zstd-compressed.
+1. compact codes: how the game ended (``0`` no ``end`` object, ``i + 1`` the game's ``i``-th
+   end reason, and one more value for ``completed`` with the ``end.winner`` the bot
+   announced); the game's setup (``GAME.setup_codec``); then every action as its index among
+   ``GAME.legal_events(state)`` at that point (a draw is one of those events per card that can
+   be drawn, so the drawn card costs what it should), with one more option, *stop*, at each
+   point when the game did not end ``completed``;
+2. raw codes (a game with findings, or one the compact form cannot say exactly): the log's
+   canonical JSON without names, times, chat and meta, zstd-compressed.
 
-Names, times, chat and meta are never in a code; names travel in the link's ``players``
-parameter, as for bridge. ``docs/code-format.md`` section 11 is the specification.
+Names, times, chat and meta are never in a compact or raw code; names travel in the link's
+``players`` parameter, as for bridge. ``docs/code-format.md`` section 11 is the specification.
 
 >>> from replay.games import get
 >>> uno = get("uno-lite")
@@ -24,35 +29,100 @@ parameter, as for bridge. ``docs/code-format.md`` section 11 is the specificatio
 >>> code = encode_game(log)
 >>> again = decode_game(code)
 >>> code[0], sorted(again.hands.P1) == sorted(log.hands.P1), len(again.events) == len(log.events)
-('u', True, True)
+('e', True, True)
+>>> decode_game(encode_game_v1(log)).canonical_json() == again.canonical_json()
+True
 """
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from math import log2
 from typing import Any
 
 from .errors import CodeError
-from .intcode import ALPHABET, CHAR_VALUE, DigitReader, DigitWriter
+from .intcode import ALPHABET, CHAR_VALUE, DigitReader, DigitWriter, from_base62
 
-CHECK_PRIME = 127
-REMAINDER = 89
 #: A code has at least this many characters after its marker (shorter text is refused).
 MIN_BODY = 12
 MAX_CODE_LENGTH = 16000
 DAMAGED = "the code is damaged (a character mistyped, lost, added or swapped?)"
 MAX_RAW_BYTES = 1 << 20
 
-
-#: The markers a game may take: lower-case letters whose upper case no bridge code starts with
-#: (version 1 codes start with A..P, version 2 with 0, BridgeBot's with 0..3).
+#: The markers a game may take (``GAME.code_marker``): lower-case letters whose upper case no
+#: code of sections 1-10 of ``docs/code-format.md`` starts with (those start with ``0``..``3`` or
+#: ``A``..``P``).
 FREE_MARKERS = "qrstuvwxyz"
 
+#: Version 2 (written): a game's codes start with the letter 16 places before its marker
+#: (``q``..``z`` -> ``a``..``j``), compact and raw codes alike.
+V2_LETTERS = dict(zip(FREE_MARKERS, "abcdefghij"))
+#: The checksum, in two parts. The whole code read as one base-62 number ``W`` (the marker its
+#: top digit) is ``CHECK_R`` modulo the prime ``CHECK_Q``; and the body's number ``V`` is, modulo
+#: ``FORM_PRIME``, the residue ``form_residues(marker, length)`` gives for the code's form. So
+#: ``V`` is fixed modulo ``MODULUS`` (a damaged code passes about once in 237,871 times), which
+#: costs 3 base-62 characters (``MODULUS`` < 62^3).
+CHECK_Q = 1873
+CHECK_R = 1
+FORM_PRIME = 127
+MODULUS = FORM_PRIME * CHECK_Q
 
-def markers() -> dict[str, tuple[str, bool]]:
-    """Marker character -> (game name, raw form), for every registered game with a generic
-    code: the game's lower-case marker for compact codes, its upper case for raw ones."""
+#: Version 1 (read, no longer written): the markers its codes were written with (a game's
+#: marker for compact codes, its upper case for raw codes), and its checksum: the whole code is
+#: ``V1_REMAINDER`` modulo ``FORM_PRIME``. The set is closed: a game registered later has no
+#: version 1 codes.
+V1_MARKERS = "uUxXw"
+V1_REMAINDER = 89
+#: The other codes a damaged version 2 code could turn into, by first character, and the check
+#: each reader makes of a body of ``length`` characters whose number is ``u`` (modulo 127):
+#: version 1 codes (above), and the codes of sections 2 (``0``: ``u`` is 89) and 9 (``A``..``P``:
+#: ``16 u + value - 10`` is 89) of ``docs/code-format.md``.
+OTHER_FIRSTS = V1_MARKERS + "0" + ALPHABET[10:26]
+
+
+def _other_target(first: str, length: int) -> int:
+    """The body number (modulo 127) with which the reader a first character selects accepts a
+    body of ``length`` characters."""
+    p = FORM_PRIME
+    if first in V1_MARKERS:
+        return (V1_REMAINDER - CHAR_VALUE[first] * pow(62, length, p)) % p
+    if first == "0":
+        return V1_REMAINDER % p
+    return (V1_REMAINDER - (CHAR_VALUE[first] - 10)) * pow(16, -1, p) % p
+
+
+@lru_cache(maxsize=4096)
+def form_residues(marker: str, length: int) -> tuple[int, int]:
+    """The body number's residues modulo 127 in a version 2 code with this marker and a body of
+    ``length`` characters: (compact or the game's only form, raw).
+
+    They are the two smallest residues ``r`` with which none of these texts passes the checksum
+    of the reader its first character ``c`` selects (``OTHER_FIRSTS``): the marker replaced by
+    ``c``; the marker lost, the body starting with ``c``; ``c`` put before the marker; the
+    marker swapped with the body's first character ``c``. Each text's body number is ``V`` plus
+    a shift known from the marker, the length and ``c``, so each excludes one residue: at most
+    88 of 127 are excluded.
+    """
+    p = FORM_PRIME
+    m = CHAR_VALUE[marker]
+    excluded = set()
+    for c in OTHER_FIRSTS:
+        v = CHAR_VALUE[c]
+        top = pow(62, length - 1, p)
+        for body_length, shift in ((length, 0),                        # the marker replaced by c
+                                   (length - 1, -v * top),             # the marker lost, c next
+                                   (length + 1, m * top * 62),         # c put before the marker
+                                   (length, (m - v) * top)):           # the marker and c swapped
+            excluded.add((_other_target(c, body_length) - shift) % p)
+    allowed = [r for r in range(p) if r not in excluded]
+    return allowed[0], allowed[1]
+
+
+def markers() -> dict[str, tuple[str, int, bool]]:
+    """Marker character -> (game name, version, raw form), for every registered game with a
+    generic code: its version 2 letter (the form is in the checksum: ``raw`` False here); its
+    version 1 marker (compact) and that marker's upper case (raw), if version 1 wrote them."""
     from ..games import get, names
 
     out = {}
@@ -61,14 +131,23 @@ def markers() -> dict[str, tuple[str, bool]]:
         if marker:
             if marker not in FREE_MARKERS:
                 raise ValueError(f"{name}: code marker {marker!r} is not one of {FREE_MARKERS}")
-            out[marker] = (name, False)
-            out[marker.upper()] = (name, True)
+            out[V2_LETTERS[marker]] = (name, 2, False)
+            for first, raw in ((marker, False), (marker.upper(), True)):
+                if first in V1_MARKERS:
+                    out[first] = (name, 1, raw)
     return out
 
 
 def is_generic_code(code: str) -> bool:
     """Whether a bare code starts with another game's marker (not floating bridge's)."""
     return bool(code) and code[0] in markers()
+
+
+def _forms(game_name: str) -> int:
+    """How many forms a game's codes take: 2 (compact and raw), or 1 (its own payload)."""
+    from ..games import get
+
+    return 1 if getattr(get(game_name), "payload_codec", None) is not None else 2
 
 
 # --- the text layer --------------------------------------------------------------------------
@@ -81,19 +160,51 @@ def _base62(value: int) -> str:
     return "".join(reversed(out)) or "0"
 
 
+def _offset(marker: str, length: int, raw: bool) -> int:
+    """The body number modulo ``MODULUS`` (0 <= offset < MODULUS): ``CHECK_R - value(marker) *
+    62^length`` modulo ``CHECK_Q``, and the form's residue modulo 127 (Chinese remainders)."""
+    q, p = CHECK_Q, FORM_PRIME
+    mod_q = (CHECK_R - CHAR_VALUE[marker] * pow(62, length, q)) % q
+    mod_p = form_residues(marker, length)[raw]
+    return mod_q + q * ((mod_p - mod_q) * pow(q, -1, p) % p)
+
+
 def _body_length(payload: int) -> int:
-    return max(MIN_BODY, len(_base62(payload * CHECK_PRIME + CHECK_PRIME - 1)))
+    """A version 2 body's length: what ``MODULUS * payload + MODULUS - 1`` needs, at least ``MIN_BODY``."""
+    return max(MIN_BODY, len(_base62(payload * MODULUS + MODULUS - 1)))
 
 
-def _remainder(marker: str, length: int) -> int:
-    """What the body must be modulo 127 for the whole code to be 89 modulo 127."""
-    return (REMAINDER - CHAR_VALUE[marker] * pow(62, length, CHECK_PRIME)) % CHECK_PRIME
-
-
-def to_text(marker: str, payload: int) -> str:
+def to_text(marker: str, payload: int, raw: bool = False) -> str:
+    """The version 2 code of a payload: the marker, then ``MODULUS * payload + offset`` in base
+    62, padded with ``0`` to the length the payload needs (``_body_length``)."""
     length = _body_length(payload)
-    body = _base62(payload * CHECK_PRIME + _remainder(marker, length)).rjust(length, "0")
-    return marker + body
+    return marker + _base62(payload * MODULUS + _offset(marker, length, raw)).rjust(length, "0")
+
+
+def _v1_body_length(payload: int) -> int:
+    return max(MIN_BODY, len(_base62(payload * FORM_PRIME + FORM_PRIME - 1)))
+
+
+def _v1_remainder(marker: str, length: int) -> int:
+    """What a version 1 body must be modulo 127 for the whole code to be 89 modulo 127."""
+    return (V1_REMAINDER - CHAR_VALUE[marker] * pow(62, length, FORM_PRIME)) % FORM_PRIME
+
+
+def v1_text(marker: str, payload: int) -> str:
+    """The version 1 code of a payload, as earlier releases wrote it (kept for tests and tools)."""
+    length = _v1_body_length(payload)
+    return marker + _base62(payload * FORM_PRIME + _v1_remainder(marker, length)).rjust(length, "0")
+
+
+def _body_value(code: str) -> int:
+    """The number of a code's body (its characters after the first), or ``CodeError`` naming
+    the first character that is not a code character."""
+    body = code[1:]
+    if not (body.isascii() and body.isalnum()):
+        for place, ch in enumerate(body, start=2):
+            if ch not in CHAR_VALUE:
+                raise CodeError(f"{ch!r} (character {place}) is not a code character (0-9, A-Z, a-z)")
+    return from_base62(body)
 
 
 def from_text(code: str) -> tuple[str, bool, int]:
@@ -103,24 +214,47 @@ def from_text(code: str) -> tuple[str, bool, int]:
     found = markers().get(code[:1])
     if found is None:
         raise CodeError(f"{code[:1]!r} does not start a replay code")
-    game, raw = found
-    body = code[1:]
-    if len(body) < MIN_BODY:
+    game, version, raw = found
+    marker, length = code[0], len(code) - 1
+    if length < MIN_BODY:
         raise CodeError(f"{DAMAGED}: too short (a {game} code has at least {MIN_BODY + 1} characters, "
                         f"this one {len(code)})")
-    value = 0
-    for place, ch in enumerate(body, start=2):
-        digit = CHAR_VALUE.get(ch)
-        if digit is None:
-            raise CodeError(f"{ch!r} (character {place}) is not a code character (0-9, A-Z, a-z)")
-        value = value * 62 + digit
-    whole = CHAR_VALUE[code[0]] * pow(62, len(body), CHECK_PRIME) + value
-    if whole % CHECK_PRIME != REMAINDER:
-        raise CodeError(f"checksum mismatch: {DAMAGED}")
-    payload = (value - _remainder(code[0], len(body))) // CHECK_PRIME
-    if _body_length(payload) != len(body):
+    value = _body_value(code)
+    if version == 1:
+        if (CHAR_VALUE[marker] * pow(62, length, FORM_PRIME) + value) % FORM_PRIME != V1_REMAINDER:
+            raise CodeError(f"checksum mismatch: {DAMAGED}")
+        payload = (value - _v1_remainder(marker, length)) // FORM_PRIME
+        fits = _v1_body_length(payload) == length
+    else:
+        if (CHAR_VALUE[marker] * pow(62, length, CHECK_Q) + value) % CHECK_Q != CHECK_R:
+            raise CodeError(f"checksum mismatch: {DAMAGED}")
+        residues = form_residues(marker, length)[:_forms(game)]
+        if value % FORM_PRIME not in residues:
+            raise CodeError(f"checksum mismatch: {DAMAGED}")
+        raw = residues.index(value % FORM_PRIME) == 1
+        payload = (value - _offset(marker, length, raw)) // MODULUS
+        fits = _body_length(payload) == length
+    if not fits:
         raise CodeError(f"{DAMAGED}: its length does not fit what it holds")
     return game, raw, payload
+
+
+def is_raw(code: str) -> bool:
+    """Whether a generic code is in the raw form (a game with findings, or one the compact form
+    cannot say), told by its marker (version 1) or its checksum residue (version 2), without
+    decoding the game. False for anything that is not a generic code's shape."""
+    found = markers().get(code[:1])
+    if found is None or len(code) - 1 < MIN_BODY or any(ch not in CHAR_VALUE for ch in code[1:]):
+        return False
+    game, version, raw = found
+    if version == 1:
+        return raw
+    if _forms(game) < 2:
+        return False
+    residue = 0
+    for ch in code[1:]:
+        residue = (residue * 62 + CHAR_VALUE[ch]) % FORM_PRIME
+    return residue == form_residues(code[0], len(code) - 1)[1]
 
 
 # --- the payload -----------------------------------------------------------------------------
@@ -202,8 +336,8 @@ def _raw_object(log) -> dict[str, Any]:
     return data
 
 
-def encode_game(log) -> str:
-    """The code of a game that is not floating bridge (a log or a judged replay)."""
+def _payload(log) -> tuple[str, bool, int]:
+    """(the game's marker, raw form, payload) of a game that is not floating bridge."""
     import zstandard
 
     from ..games import game_for_format
@@ -216,13 +350,26 @@ def encode_game(log) -> str:
         raise CodeError(f"{game.title} games have no replay code")
     tuned = getattr(game, "payload_codec", None)
     if tuned is not None:
-        return to_text(marker, tuned.payload(log))
+        return marker, False, tuned.payload(log)
     payload = _compact_payload(game, log, replay)
     if payload is None:
         text = json.dumps(_raw_object(log), ensure_ascii=False, separators=(",", ":")).encode()
         packed = zstandard.ZstdCompressor(level=19).compress(text)
-        return to_text(marker.upper(), int.from_bytes(b"\x01" + packed, "big"))
-    return to_text(marker, payload)
+        return marker, True, int.from_bytes(b"\x01" + packed, "big")
+    return marker, False, payload
+
+
+def encode_game(log) -> str:
+    """The code (version 2) of a game that is not floating bridge (a log or a judged replay)."""
+    marker, raw, payload = _payload(log)
+    return to_text(V2_LETTERS[marker], payload, raw)
+
+
+def encode_game_v1(log) -> str:
+    """The version 1 code of a game, as earlier releases wrote it (kept for tests and tools:
+    ``tests/codec/make_generic_v1_codes.py``)."""
+    marker, raw, payload = _payload(log)
+    return v1_text(marker.upper() if raw else marker, payload)
 
 
 def decode_game(code: str):

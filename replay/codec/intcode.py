@@ -19,6 +19,7 @@ written is the least significant, so ``DigitReader`` reads them back in the same
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
 
 #: URL-safe, chat-safe: digits and ASCII letters only (no ``-``, ``_``, ``~``, ``.``).
@@ -109,3 +110,21 @@ def to_base62(value: int) -> str:
         value, digit = divmod(value, BASE)
         chunks.append(alphabet[digit])
     return "".join(reversed(chunks))
+
+
+@lru_cache(maxsize=256)
+def _power62(n: int) -> int:
+    return BASE ** n
+
+
+def from_base62(text: str) -> int:
+    """The integer whose base-62 digits (most significant first) a text of code characters is
+    (``KeyError`` for any other character). Long texts are split in halves, so a code of
+    thousands of characters costs a few large multiplications, not one per character."""
+    if len(text) <= 48:
+        value = 0
+        for ch in text:
+            value = value * BASE + CHAR_VALUE[ch]
+        return value
+    low = len(text) // 2
+    return from_base62(text[:-low]) * _power62(low) + from_base62(text[-low:])

@@ -379,6 +379,6 @@ def test_link_says_when_the_archive_cannot_store_the_game(tmp_path):
     logger = long_game()
     with pytest.raises(ArchiveLinkError, match="could not be reached") as caught:
         logger.link("https://replays.example", archive_url=dead)
-    assert caught.value.code_url.startswith("https://replays.example/r/w")
+    assert caught.value.code_url.startswith("https://replays.example/r/g")
     with pytest.raises(ArchiveLinkError, match="must start with http"):
         logger.link("https://replays.example", archive_url="ftp://example")

@@ -10,7 +10,7 @@ deal costs exactly its information bound (``replay/codec/generic.py`` writes the
 >>> log = get("coup").selfplay(seed=4, bots=("honest", "bluffer", "random"))
 >>> code = encode(log)
 >>> code[0], decode(code).first_player == log.first_player
-('x', True)
+('h', True)
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ card texts), the game stored through a viewer's upload API and linked by its sho
 (``{base}/g/<id>``); the returned :class:`ReplayLink` says which, and the fallback is logged:
 
 >>> link = logger.link("https://replays.example")
->>> link.stored, link.url.startswith("https://replays.example/r/w"), str(link) == link.url
+>>> link.stored, link.url.startswith("https://replays.example/r/g"), str(link) == link.url
 (False, True, True)
 
 Nothing refuses an illegal action: a buggy bot's game is logged as it
