@@ -158,6 +158,16 @@ def vocabulary(attribute: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def finding_label(kind: str) -> str:
+    """A finding kind as readers see it (``out_of_turn`` -> ``out of turn``): the one wording the
+    games filter, its badges and the triage page share (a Jinja filter, ``finding_label``).
+
+    >>> finding_label("refused_message")
+    'refused message'
+    """
+    return str(kind).replace("_", " ")
+
+
 def seat_order(name: str | None, seats: Any) -> list[str]:
     """A listed game's seats: its game's seats in table order (only those it had, for a game
     whose tables vary, such as Coup), then any other stored ones."""
