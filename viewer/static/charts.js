@@ -7,7 +7,8 @@
    - plotly figures (<script type="application/json" id="charts-data">) for boards that give
      them: the smallest plotly.js bundle that draws them (section's data-plotly) loads only when
      a chart comes into view, and each chart is drawn in a task of its own. Points whose
-     customdata (a step) lies after the current step are left out.
+     customdata (a step) lies after the current step are left out; a bar trace with
+     "stepcounts" (per bar, the steps its count goes up at) counts only those up to it.
    A chart's "mark" other than "step" is placed by the board's chartMark(chart, step); the
    board's chartHidden(chart, step) may hide a chart that would give something away (it may
    return the sentence to show instead). A chart with "perspective": "all" shows only with all
@@ -133,8 +134,15 @@
     return theme === "dark" || (theme !== "light" && window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
   }
 
-  // the points of a trace up to step i (customdata holds each point's step)
+  // the points of a trace up to step i (customdata holds each point's step); a trace of counts
+  // (stepcounts: per bar, the steps its count goes up at) counts the steps up to i
   function upTo(trace, i) {
+    if (Array.isArray(trace.stepcounts)) {
+      var counted = Object.assign({}, trace);
+      delete counted.stepcounts;
+      if (!viewer.whole()) counted.y = trace.stepcounts.map(function (list) { return list.filter(function (st) { return st <= i; }).length; });
+      return counted;
+    }
     var steps = trace.customdata;
     if (!Array.isArray(steps) || viewer.whole()) return trace;
     var out = Object.assign({}, trace);
