@@ -30,6 +30,56 @@ def seats_of(replay: Any) -> tuple[str, ...]:
     return tuple(replay.game.seats)
 
 
+def log_names(replay: Any) -> dict[str, str]:
+    """The players' names as the log gives them (a link's ``?players=`` is in the log too)."""
+    players = getattr(replay.log, "players", None) or {}
+    return {getattr(seat, "name", str(seat)): p.name for seat, p in players.items() if getattr(p, "name", None)}
+
+
+def label(names: dict[str, Any], seat: str | None) -> str:
+    """A seat as readers see it: its player's name, else the seat's own label (``P1``)."""
+    if seat is None:
+        return ""
+    return names.get(seat) or seat
+
+
+#: stands for a seat while the replay words a step, so that names never meet its wording
+_TOKEN = "\x00{}\x00"
+
+
+def named_texts(replay: Any, names: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each step's text with players' names for seats: ``x`` as the open view words it, ``xs``
+    each seat's own wording where it differs (a draw by the other seat names no card). The
+    replay words each step with a stand-in for its seat; the stand-ins become names after.
+
+    >>> from replay.games.uno_lite.bots import play_game
+    >>> replay = play_game(seed=3).replay()
+    >>> texts = named_texts(replay, {"P1": "Ann"})
+    >>> [t["x"].split(" ")[0] for t in texts[1:3]]
+    ['Ann', 'P2']
+    """
+    seats = seats_of(replay)
+    tokens = {seat: _TOKEN.format(n) for n, seat in enumerate(seats)}
+    shown = {tokens[seat]: label(names, seat) for seat in seats}
+
+    def words(text: str) -> str:
+        for token, name in shown.items():
+            text = text.replace(token, name)
+        return text
+
+    out = []
+    for step in replay.steps:
+        stand_in = step._replace(seat=tokens.get(step.seat, step.seat))
+        text = stand_in.text_for(None)
+        own = {seat: stand_in.text_for(tokens[seat]) for seat in seats}
+        item: dict[str, Any] = {"x": words(text)}
+        differs = {seat: words(t) for seat, t in own.items() if t != text}
+        if differs:
+            item["xs"] = differs
+        out.append(item)
+    return out
+
+
 def title(game: Any) -> str:
     r = game.replay
     winners = list(r.winners)
@@ -41,7 +91,8 @@ def title(game: Any) -> str:
 
 
 def perspectives(replay: Any) -> list[tuple[str, str]]:
-    return [("all", "both hands")] + [(s, f"{s}\u2019s view") for s in seats_of(replay)]
+    names = log_names(replay)
+    return [("all", "both hands")] + [(s, f"{label(names, s)}\u2019s view") for s in seats_of(replay)]
 
 
 def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -49,21 +100,21 @@ def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
     return {"ends": [s["i"] for s in steps if s["kind"] in TURN_ENDS], "before": None}
 
 
-def compact_steps(replay: Any, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def compact_steps(replay: Any, steps: list[dict[str, Any]],
+                  names: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The open steps, short keys, plus each seat's own wording where it differs (a draw by the
-    other seat names no card)."""
+    other seat names no card); seats are written as their players' names (``names``)."""
     seats = seats_of(replay)
-    seen = {seat: replay.steps_json(seat) for seat in seats}
+    texts = named_texts(replay, names or {})
     out = []
-    for s in steps:
+    for s, words in zip(steps, texts):
         step = {
-            "i": s["i"], "k": s["kind"], "s": s["seat"], "x": s["text"],
+            "i": s["i"], "k": s["kind"], "s": s["seat"], "x": words["x"],
             "h": [s["hands"][seat] for seat in seats], "top": s["top"], "pile": s["pile_size"],
             "ta": s["to_act"], "turn": s["turn"], "d": s["drawn"], "c": s["card"], "w": s["winner"],
         }
-        texts = {seat: seen[seat][s["i"]]["text"] for seat in seats if seen[seat][s["i"]]["text"] != s["text"]}
-        if texts:
-            step["xs"] = texts
+        if "xs" in words:
+            step["xs"] = words["xs"]
         if s.get("t") is not None:
             step["t"] = s["t"]
         out.append(step)
@@ -71,14 +122,15 @@ def compact_steps(replay: Any, steps: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def turn_rows(steps: list[dict[str, Any]], marks: dict[int, list[dict[str, Any]]],
-              perspective: str = "all") -> list[dict[str, Any]]:
+              perspective: str = "all", names: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The record: one row per turn, its seat and its actions (each a link to its step). A card
     drawn by the other seat is marked ``hidden`` from a seat's perspective."""
     rows: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for s in steps[1:]:
         if current is None or current["seat"] != s["seat"] or current["ended"]:
-            current = {"number": len(rows) + 1, "seat": s["seat"], "actions": [], "ended": False}
+            current = {"number": len(rows) + 1, "seat": s["seat"], "name": label(names or {}, s["seat"]),
+                       "actions": [], "ended": False}
             rows.append(current)
         card = card_parts(s["card"])
         if card is not None and s["kind"] == "draw":
@@ -114,8 +166,10 @@ def board_view(game: Any, index: int, perspective: str, options: dict[str, Any])
             "winner": seat in replay.winners,
         })
     last = len(steps) - 1
+    names = {s: game.names.get(s) for s in seats}
+    compact = compact_steps(replay, steps, names)
     data = {
-        "steps": compact_steps(replay, steps),
+        "steps": compact,
         "game": {
             "seats": list(seats),
             "names": {s: game.names.get(s) for s in seats},
@@ -129,10 +183,12 @@ def board_view(game: Any, index: int, perspective: str, options: dict[str, Any])
         "top": card_parts(current["top"]),
         "pile_size": current["pile_size"],
         "drawn": card_parts(current["drawn"]),
-        "drawn_by": current["seat"] if current["kind"] == "draw" else None,
+        "drawn_by": label(names, current["seat"]) if current["kind"] == "draw" else None,
         "outcome": {"winners": list(replay.winners), "end": replay.end_reason, "turns": replay.turns,
                     "final": index == last},
-        "step": {"text": current["text"], "kind": current["kind"], "turn": current["turn"]},
-        "turn_rows": turn_rows(steps, marks, perspective),
+        "step": {"text": compact[index].get("xs", {}).get(perspective, compact[index]["x"]),
+                 "kind": current["kind"], "turn": current["turn"]},
+        "winner_names": [label(names, w) for w in replay.winners],
+        "turn_rows": turn_rows(steps, marks, perspective, names),
         "data": data,
     }
