@@ -38,12 +38,19 @@ def plotly_text(text: str, most: int = MAX_HOVER_TEXT) -> str:
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
     layout = {
         "title": {"text": title, "font": {"size": 14}, "x": 0.02},
-        "margin": {"l": 44, "r": 12, "t": 36, "b": 44}, "height": 300, "font": FONT,
+        "margin": {"l": 44, "r": 12, "t": 36, "b": 8}, "height": 300, "font": FONT,
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)", "showlegend": True,
-        "legend": {"orientation": "h", "y": -0.25, "yanchor": "top"}, "hovermode": "closest",
+        # the legend sits at the foot of the chart's box (yref "container"), and the plot makes
+        # room for it and for the axis titles (automargin): at any width, however many lines the
+        # legend wraps to, it never overlaps the x axis's title
+        "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        "hovermode": "closest",
         "dragmode": False,
     }
     layout.update(extra)
+    for axis in ("xaxis", "yaxis"):
+        if axis in layout:
+            layout[axis] = {**layout[axis], "automargin": True}
     return layout
 
 

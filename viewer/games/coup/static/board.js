@@ -134,9 +134,10 @@
     select.addEventListener("change", function () {
       if (select.value === G.perspective) return;
       var params = new URLSearchParams(location.search);
-      params.set("view", select.value);
+      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
       params.delete("step");
-      location.assign(location.pathname + "?" + params.toString() + "#" + viewer.step);
+      var query = params.toString();
+      location.assign(location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
     });
   }
 
