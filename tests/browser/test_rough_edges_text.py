@@ -56,8 +56,11 @@ def go_to(page, step: int) -> None:
 
 
 def table_counts(page) -> dict[str, list[int]]:
-    return page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('#coup-counts tr[data-seat]'))
-        .map(r => [r.dataset.seat, Array.from(r.querySelectorAll('[data-count]')).map(td => +td.textContent)]))""")
+    """The claims table's numbers, per seat (its rows are in seat order)."""
+    seats = json.loads(page.locator("#replay-data").text_content())["game"]["seats"]
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll('#coup-counts tbody tr'))
+        .map(r => Array.from(r.querySelectorAll('td')).map(td => +td.textContent))""")
+    return dict(zip(seats, rows))
 
 
 def draw_charts(page) -> None:
@@ -73,7 +76,7 @@ def overlaps(a: dict, b: dict) -> bool:
 # --- Coup: the claims table and chart as of the step shown ----------------------------------------
 
 def test_coup_claims_count_only_up_to_the_step_shown_in_every_view(sized, viewer_server):
-    from viewer.games.coup.view import COUNT_KEYS, claim_counts
+    from viewer.games.coup.view import claim_counts
 
     page = sized
     path = SAMPLE_LOGS / "coup" / "selfplay" / "champ-3p_g11.json"
@@ -89,7 +92,7 @@ def test_coup_claims_count_only_up_to_the_step_shown_in_every_view(sized, viewer
         for step in (1, middle, len(steps) - 1):
             go_to(page, step)
             want = claim_counts(steps[:step + 1], seats)
-            assert table_counts(page) == {s: [want[s][k] for k in COUNT_KEYS] for s in seats}, (view, step)
+            assert table_counts(page) == {s: [want[s][k] for k in ("claims", "bluffs", "caught", "won", "lost")] for s in seats}, (view, step)
         go_to(page, 0)
         assert table_counts(page) == {s: [0] * 5 for s in seats}, view
     # the chart of claims and challenges grows with the steps too
@@ -143,7 +146,7 @@ def test_uno_and_coup_say_players_names_in_steps_views_and_legends(sized, viewer
 
 # --- charts ----------------------------------------------------------------------------------------
 
-def test_the_tricks_race_note_fits_and_a_hidden_race_shows_no_mark(sized, viewer_server):
+def test_the_tricks_race_note_fits_in_its_picture(sized, viewer_server):
     page = sized
     replay = replay_of(EARLY_DECISION)
     public_id = ingest(viewer_server, EARLY_DECISION)
@@ -157,7 +160,12 @@ def test_the_tricks_race_note_fits_and_a_hidden_race_shows_no_mark(sized, viewer
     box, picture = note.bounding_box(), page.locator("#chart-race svg.svg-chart").bounding_box()
     assert box["x"] >= picture["x"] - 0.5 and box["x"] + box["width"] <= picture["x"] + picture["width"] + 0.5, (box, picture)
     assert box["y"] >= picture["y"] - 0.5, (box, picture)
-    # hidden (the partner not known yet, "reveal partner" off): no current-step mark shows through
+    assert page.errors == []
+
+
+def test_a_hidden_race_shows_no_current_step_mark(sized, viewer_server):
+    """Hidden (the partner not known yet, "reveal partner" off): no mark shows through."""
+    page = sized
     page.goto(f"{viewer_server.url}/g/{viewer_server.ids['seed3']}#1")
     ready(page)
     draw_charts(page)
