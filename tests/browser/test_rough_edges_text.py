@@ -109,6 +109,25 @@ def test_coup_claims_count_only_up_to_the_step_shown_in_every_view(sized, viewer
     assert page.errors == []
 
 
+def test_party_wins_count_only_the_picks_up_to_the_step_shown(sized, viewer_server):
+    page = sized
+    page.goto(f"{viewer_server.url}/g/{viewer_server.games['party-cards']}#0")
+    ready(page)
+    draw_charts(page)
+    expect(page.locator("#chart-wins .js-plotly-plot")).to_be_attached(timeout=30000)
+    page.wait_for_timeout(300)
+    shown = "() => { const t = document.querySelector('#chart-wins .chart-plot').data[0]; return [t.y, t.text]; }"
+    wins, texts = page.evaluate(shown)
+    assert sum(wins) == 0 and not any(texts), (wins, texts)  # no round has been picked at the deal
+    rounds = page.evaluate("window.GameViewer.data.game.rounds")
+    first_pick = rounds[0]["pick"]
+    go_to(page, first_pick)
+    page.wait_for_timeout(300)
+    wins, texts = page.evaluate(shown)
+    assert sum(wins) == 1 and sum(1 for t in texts if t) == 1 and "round 2:" not in "".join(texts)
+    assert page.errors == []
+
+
 # --- names, not seat ids ---------------------------------------------------------------------------
 
 def test_uno_and_coup_say_players_names_in_steps_views_and_legends(sized, viewer_server):

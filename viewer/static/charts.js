@@ -8,7 +8,8 @@
      them: the smallest plotly.js bundle that draws them (section's data-plotly) loads only when
      a chart comes into view, and each chart is drawn in a task of its own. Points whose
      customdata (a step) lies after the current step are left out; a bar trace with
-     "stepcounts" (per bar, the steps its count goes up at) counts only those up to it.
+     "stepcounts" (per bar, the steps its count goes up at) counts only those up to it, and
+     lists only their lines of "steptext" (per bar, a line beside each step) as its text.
    A chart's "mark" other than "step" is placed by the board's chartMark(chart, step); the
    board's chartHidden(chart, step) may hide a chart that would give something away (it may
    return the sentence to show instead). A chart with "perspective": "all" shows only with all
@@ -137,12 +138,20 @@
   }
 
   // the points of a trace up to step i (customdata holds each point's step); a trace of counts
-  // (stepcounts: per bar, the steps its count goes up at) counts the steps up to i
+  // (stepcounts: per bar, the steps its count goes up at) counts the steps up to i, and its
+  // text (steptext: per bar, a line beside each of those steps) lists theirs
   function upTo(trace, i) {
     if (Array.isArray(trace.stepcounts)) {
       var counted = Object.assign({}, trace);
       delete counted.stepcounts;
-      if (!viewer.whole()) counted.y = trace.stepcounts.map(function (list) { return list.filter(function (st) { return st <= i; }).length; });
+      delete counted.steptext;
+      if (viewer.whole()) return counted;
+      counted.y = trace.stepcounts.map(function (list) { return list.filter(function (st) { return st <= i; }).length; });
+      if (Array.isArray(trace.steptext)) {  // per bar, a line beside each of its steps: those up to i
+        counted.text = trace.steptext.map(function (lines, n) {
+          return lines.filter(function (_, k) { return trace.stepcounts[n][k] <= i; }).join("<br>");
+        });
+      }
       return counted;
     }
     var steps = trace.customdata;
