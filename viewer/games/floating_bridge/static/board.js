@@ -355,16 +355,6 @@
     chartMark: chartMark,
     chartHidden: chartHidden,
     init: function () {
-      // the view is drawn here from the page's own data; the address bar keeps it (?view=),
-      // as it does on boards whose views are pages of their own
-      var select = $("perspective");
-      if (select) select.addEventListener("change", function () {
-        var params = new URLSearchParams(location.search);
-        params.delete("step");
-        if (select.value === "all") params.delete("view"); else params.set("view", select.value);
-        var query = params.toString();
-        history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
-      });
       var box = $("reveal");
       if (box) box.addEventListener("change", function () { reveal = box.checked; viewer.redraw(); });
       var toggle = $("analysis-toggle");

@@ -82,24 +82,10 @@
     return n;
   }
 
-  // the view is drawn here from the page's own data; the address bar keeps it (?view=), as
-  // it does on boards whose views are pages of their own
-  function init() {
-    var select = $("perspective");
-    if (select) select.addEventListener("change", function () {
-      var params = new URLSearchParams(location.search);
-      params.delete("step");
-      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
-      var query = params.toString();
-      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
-    });
-  }
-
   viewer.register({
     stepped: "#uno-turns [data-step]",
     render: render,
     text: text,
-    chartMark: chartMark,
-    init: init
+    chartMark: chartMark
   });
 })();
