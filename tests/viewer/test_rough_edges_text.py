@@ -84,3 +84,59 @@ def test_finding_badges_say_what_the_filter_says(app, client):
     from viewer.games import finding_label  # the one wording, imported by both pages
 
     assert all(finding_label(k) == label for k, label in options.items())
+
+
+# --- the replay pages' own words -----------------------------------------------------------------
+
+def data_of(html: str) -> dict:
+    return json.loads(unescape(html.split('id="replay-data">', 1)[1].split("</script>", 1)[0]))
+
+
+def counts_table(html: str) -> list[list[int]]:
+    body = html.split('id="coup-counts"', 1)[1].split("</tbody>", 1)[0]
+    return [[int(n) for n in re.findall(r"<td[^>]*>(\d+)</td>", row)] for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+            if "<td" in row]
+
+
+def test_the_coup_claims_table_counts_only_up_to_the_step_it_shows(app, client):
+    from replay.log import read_path
+
+    replay = read_path(str(COUP_SAMPLE))[0].log.replay()
+    public_id = ingest(app, COUP_SAMPLE)
+    last = replay.step_count - 1
+    for view in ("all", *replay.seats):
+        steps = replay.steps_json(None if view == "all" else view)
+        whole = counts_table(client.get(f"/g/{public_id}?view={view}&step={last}").get_data(as_text=True))
+        assert any(any(row) for row in whole)
+        start = client.get(f"/g/{public_id}?view={view}&step=0").get_data(as_text=True)
+        assert counts_table(start) == [[0] * 5 for _ in replay.seats], view
+        assert '"counts"' not in start  # the page carries no whole-game totals either
+        middle = last // 2
+        claims = sum(1 for s in steps[:middle + 1] if s["claim"])
+        assert sum(row[0] for row in counts_table(
+            client.get(f"/g/{public_id}?view={view}&step={middle}").get_data(as_text=True))) == claims
+
+
+def test_pages_name_players_where_they_named_seats(app, client):
+    coup_id = ingest(app, COUP_SAMPLE)
+    uno_id = ingest(app, SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl")
+    for public_id, seat_id in ((coup_id, r"\d"), (uno_id, r"P[12]")):
+        html = client.get(f"/g/{public_id}?step=1").get_data(as_text=True)
+        data = data_of(html)
+        names = data["game"]["names"]
+        assert all(names.values())
+        words = unescape(re.search(r'<span id="step-words">(.*?)</span>', html).group(1))
+        assert words.startswith(names[data["steps"][1]["s"]] + " ") and not re.match(seat_id + " ", words), words
+        labels = [unescape(x) for x in re.findall(r'<option value="[^"]+"[^>]*>([^<]+)</option>', html.split('id="perspective"', 1)[1].split("</select>", 1)[0])]
+        assert labels[1:] == [f"{names[s]}\u2019s view" for s in data["game"]["seats"]], labels
+        assert all(not re.match(seat_id + "\u2019s view", label) for label in labels)
+        final = client.get(f"/g/{public_id}").get_data(as_text=True)
+        winners = data["game"]["winners"]
+        assert f"{', '.join(names[w] for w in winners)} won" in unescape(final)
+
+
+def test_coup_marks_a_true_claim_once(app, client):
+    public_id = ingest(app, COUP_SAMPLE)
+    html = client.get(f"/g/{public_id}").get_data(as_text=True)
+    record = unescape(re.sub(r"<[^>]+>", "", html.split('id="coup-turns"', 1)[1].split("</table>", 1)[0]))
+    assert "true claim" in record and "(true)" not in record and "(a bluff)" not in record
