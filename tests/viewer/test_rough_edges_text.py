@@ -140,3 +140,19 @@ def test_coup_marks_a_true_claim_once(app, client):
     html = client.get(f"/g/{public_id}").get_data(as_text=True)
     record = unescape(re.sub(r"<[^>]+>", "", html.split('id="coup-turns"', 1)[1].split("</table>", 1)[0]))
     assert "true claim" in record and "(true)" not in record and "(a bluff)" not in record
+
+
+def test_a_name_is_written_as_it_is_whatever_it_holds():
+    """Names take the seats' places in one pass: a name that looks like a stand-in for another
+    seat, or like a regular expression's group, is written as it is."""
+    from replay.games.coup.bots import play_game
+    from replay.games.coup.replay import CoupReplay
+    from viewer.games.coup.view import named_texts
+
+    replay = CoupReplay.from_log(play_game(seed=7, bots=("honest", "bluffer", "random")))
+    odd = {"1": "\x001\x00", "2": "\\g<0> $1", "3": "Cy"}
+    texts = named_texts(replay, "all", odd)
+    for step, words in zip(replay.steps_json(), texts):
+        if step["seat"] in odd and step["kind"] != "deal":
+            assert words["text"].startswith(odd[step["seat"]] + " "), (step["i"], words["text"])
+    assert "\\g<0> $1 moves first" in texts[0]["text"]

@@ -31,6 +31,7 @@ card counts as a caught bluff, which every seat saw):
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: card letters -> characters' names (the game's own vocabulary)
@@ -69,6 +70,7 @@ def label(names: dict[str, Any], seat: str | None) -> str:
 
 #: stands for a seat while the replay words a step, so that names never meet its wording
 _TOKEN = "\x00{}\x00"
+_TOKENS = re.compile("\x00(\\d+)\x00")
 
 
 def named_texts(replay: Any, perspective: str, names: dict[str, Any]) -> list[dict[str, str]]:
@@ -89,13 +91,11 @@ def named_texts(replay: Any, perspective: str, names: dict[str, Any]) -> list[di
     """
     seats = seats_of(replay)
     tokens = {seat: _TOKEN.format(n) for n, seat in enumerate(seats)}
-    shown = {tokens[seat]: label(names, seat) for seat in seats}
+    shown = [label(names, seat) for seat in seats]
     viewer = None if perspective == "all" else tokens.get(perspective, perspective)
 
-    def words(text: str) -> str:
-        for token, name in shown.items():
-            text = text.replace(token, name)
-        return text
+    def words(text: str) -> str:  # one pass: a name is never read again, whatever it holds
+        return _TOKENS.sub(lambda m: shown[int(m.group(1))], text)
 
     own, plain = [], []
     for step in replay.steps:

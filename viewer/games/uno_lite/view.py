@@ -11,6 +11,7 @@ Cards are written as the log writes them: colour letter then number (``R5``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 COLOURS = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
@@ -45,6 +46,7 @@ def label(names: dict[str, Any], seat: str | None) -> str:
 
 #: stands for a seat while the replay words a step, so that names never meet its wording
 _TOKEN = "\x00{}\x00"
+_TOKENS = re.compile("\x00(\\d+)\x00")
 
 
 def named_texts(replay: Any, names: dict[str, Any]) -> list[dict[str, Any]]:
@@ -60,12 +62,10 @@ def named_texts(replay: Any, names: dict[str, Any]) -> list[dict[str, Any]]:
     """
     seats = seats_of(replay)
     tokens = {seat: _TOKEN.format(n) for n, seat in enumerate(seats)}
-    shown = {tokens[seat]: label(names, seat) for seat in seats}
+    shown = [label(names, seat) for seat in seats]
 
-    def words(text: str) -> str:
-        for token, name in shown.items():
-            text = text.replace(token, name)
-        return text
+    def words(text: str) -> str:  # one pass: a name is never read again, whatever it holds
+        return _TOKENS.sub(lambda m: shown[int(m.group(1))], text)
 
     out = []
     for step in replay.steps:
