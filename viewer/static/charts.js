@@ -91,15 +91,15 @@
     chart.marks.forEach(function (m) { m.el.classList.toggle("later", !whole && m.step > s.i); });
     applyHidden(chart.box, chart, s);
     if (!chart.cursor) return;
-    // a hidden chart shows no current-step mark either (visibility="visible" on the mark would
-    // show it through the hidden picture)
-    var x = chart.mark && !chart.box.classList.contains("chart-hidden") ? markX(chart, s) : null;
+    var x = chart.mark ? markX(chart, s) : null;
     if (x === null || x === undefined || isNaN(x)) { chart.cursor.setAttribute("visibility", "hidden"); return; }
     var scale = (chart.px1 - chart.px0) / ((chart.x1 - chart.x0) || 1);
     var half = chart.band || chart.mark === "step" ? 0.5 * scale : 1;
     chart.cursor.setAttribute("x", String(chart.px0 + (x - chart.x0) * scale - half));
     chart.cursor.setAttribute("width", String(2 * half));
-    chart.cursor.setAttribute("visibility", "visible");
+    // a hidden chart shows no current-step mark either (visibility="visible" on the mark would
+    // show it through the hidden picture)
+    chart.cursor.setAttribute("visibility", chart.box.classList.contains("chart-hidden") ? "hidden" : "visible");
   }
 
   section.addEventListener("click", function (ev) {
