@@ -37,15 +37,20 @@ def cells(html: str, table_id: str, column: int) -> list[str]:
 # --- triage ------------------------------------------------------------------------------------
 
 def test_triage_events_are_described_from_their_fields_never_none(app, client):
-    public_id = ingest(app, ROOT_LOG)
-    html = client.get(f"/g/{public_id}/triage").get_data(as_text=True)
-    events = cells(html, "timeline", 4)
-    assert events and not any("None" in e for e in events), events
-    assert "coins 2" in events  # the Root's COINS line: the count it carries
-    assert any(e.startswith("action T") for e in events)
-    assert "illegal: message ACT|2|C|1, reason refused by the Root" in events
-    rows = client.get(f"/g/{public_id}/triage.json").get_json()["timeline"]
-    assert all(r["description"] and "None" not in r["description"] for r in rows)
+    party = ingest(app, SAMPLE_LOGS / "party-cards" / "selfplay-random-31.json")  # worded from its fields
+    coup = ingest(app, ROOT_LOG)  # worded by Coup's board
+    events = {}
+    for name, public_id in (("party", party), ("coup", coup)):
+        html = client.get(f"/g/{public_id}/triage").get_data(as_text=True)
+        events[name] = cells(html, "timeline", 4)
+        assert events[name] and not any("None" in e for e in events[name]), events[name]
+        rows = client.get(f"/g/{public_id}/triage.json").get_json()["timeline"]
+        assert all(r["description"] and "None" not in r["description"] for r in rows)
+    assert "join" in events["party"] and any(e.startswith("answer: cards ") for e in events["party"])
+    assert any(e.startswith("draw: cards ") and "{" not in e for e in events["party"])  # a card's own text
+    assert "coins: 2" in events["coup"] and "tax" in events["coup"]  # the Root's COINS line, ACT T
+    assert "refused: ACT|2|C|1 (refused by the Root)" in events["coup"]
+    assert any(re.fullmatch(r"(shows|loses) (Duke|Assassin|Ambassador|Captain|Contessa)", e) for e in events["coup"])
 
 
 def test_coup_triage_has_times_and_think_times(app, client):

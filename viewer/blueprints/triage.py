@@ -71,7 +71,10 @@ def _event_text(event) -> tuple[str, str | None]:
 def _field_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return " ".join(_field_text(v) for v in value) or "none"
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # a card with an id and a text...: its own words, if it has any
+        for words in ("text", "name", "id"):
+            if value.get(words) not in (None, ""):
+                return str(value[words])
         return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return str(value)
 
@@ -79,7 +82,8 @@ def _field_text(value: Any) -> str:
 def describe_event(event) -> str:
     """An event in words, from its own fields, for any game: its type, then every field it has a
     value for (the event's subject, or a field named like the event, by value alone; ``None``
-    and absent fields are left out, so nothing reads "None").
+    and absent fields are left out, so nothing reads "None"). A game's board may word its
+    events itself (``Board.event_text``); this is what the timeline shows otherwise.
 
     >>> from types import SimpleNamespace as E
     >>> describe_event(E(type="coins", seat="1", coins=2, t=5))
@@ -90,6 +94,8 @@ def describe_event(event) -> str:
     'illegal: message ACT|2|C|1, reason needs 7 coins'
     >>> describe_event(E(type="challenge", seat="3", target=None)), describe_event(E(type="play", card="H7"))
     ('challenge', 'play H7')
+    >>> describe_event(E(type="draw", seat="p1", cards=[{"id": "a31", "text": "Jazz hands."}]))
+    'draw: cards Jazz hands.'
     """
     kind = str(getattr(event, "type", None) or "event")
     fields = {k: v for k, v in _written(event).items() if k not in _NOT_DESCRIBED and v is not None}
@@ -120,6 +126,17 @@ def _readable(replay, message: str) -> str:
         return message
 
 
+def _describer(replay):
+    """The game's own wording of its events (``Board.event_text``), else the neutral one."""
+    try:
+        own = board_of(replay).event_text
+    except NoBoardError:
+        own = None
+    if own is None:
+        return describe_event
+    return lambda event: own(event) or describe_event(event)
+
+
 def timeline(replay) -> list[dict[str, Any]]:
     """One row per logged event: time, think time, step, and what the engine made of it.
 
@@ -132,13 +149,14 @@ def timeline(replay) -> list[dict[str, Any]]:
     event_steps = getattr(replay, "event_steps", None) or []
     rows = []
     previous: int | None = None
+    describe = _describer(replay)
     for i, event in enumerate(replay.log.events):
         kind, text = _event_text(event)
         t = getattr(event, "t", None)
         step = event_steps[i] if i < len(event_steps) else None
         seat = _seat(getattr(event, "seat", None))
         row: dict[str, Any] = {
-            "event": i, "type": kind, "seat": seat, "text": text, "description": describe_event(event),
+            "event": i, "type": kind, "seat": seat, "text": text, "description": describe(event),
             "t": t, "clock": clock(t), "think_ms": None, "step": step, "findings": by_event.get(i, []),
         }
         if t is not None:

@@ -75,6 +75,9 @@ class Board:
     extra: dict[str, Any] = field(default_factory=dict)
     #: optional: a finding's message as readers see it (bridge writes ``H2`` as ``♥2``)
     finding_text: Callable[[str], str] | None = None
+    #: optional: a logged event in words for the triage timeline (``None``: triage's neutral
+    #: rendering of its fields)
+    event_text: Callable[[Any], str | None] | None = None
 
     def readable(self, message: str) -> str:
         """A finding's message through ``finding_text`` (unchanged without one)."""

@@ -300,6 +300,52 @@ def tally(changes: list[list[Any]], seats: tuple[str, ...], upto: int | None = N
     return counts
 
 
+# --- the triage timeline ------------------------------------------------------------------------
+
+def event_text(event: Any) -> str | None:
+    """A logged Coup event in words for the triage timeline (its seat has a column of its own):
+    the action's and the cards' names for the log's letters; ``None`` for an event this does
+    not know (triage then names its fields).
+
+    >>> from types import SimpleNamespace as E
+    >>> event_text(E(type="action", seat="2", action="S", target="3")), event_text(E(type="block", card="E"))
+    ('steal from 3', 'block, claiming Contessa')
+    >>> event_text(E(type="exchange", drawn=["A", "B"], kept=["C"])), event_text(E(type="coins", coins=4))
+    ('exchange: draws Assassin and Ambassador, keeps Captain', 'coins: 4')
+    """
+    # as the log writes it: cards are letters there (numbers inside)
+    written = event.model_dump(mode="json") if hasattr(event, "model_dump") else dict(vars(event))
+    kind = written.get("type")
+    cards = card_names()
+
+    def card(letter: Any) -> str:
+        return cards.get(str(letter), str(letter))
+
+    if kind == "action":
+        name = action_names().get(written.get("action") or "", "an action")
+        target = written.get("target")
+        into = {"coup": "against", "assassinate": "", "steal": "from"}.get(name)
+        return name if not target else f"{name} {into + ' ' if into else ''}{target}"
+    if kind == "block":
+        return f"block, claiming {card(written.get('card', '?'))}"
+    if kind in ("reveal", "lose"):
+        return f"{'shows' if kind == 'reveal' else 'loses'} {card(written.get('card', '?'))}"
+    if kind == "replace":
+        return f"draws {card(written.get('card', '?'))} as a replacement"
+    if kind == "exchange":
+        drawn = " and ".join(card(c) for c in written.get("drawn") or []) or "nothing"
+        kept = " and ".join(card(c) for c in written.get("kept") or []) or "nothing"
+        return f"exchange: draws {drawn}, keeps {kept}"
+    if kind == "illegal":
+        reason = written.get("reason")
+        return f"refused: {written.get('message') or '?'}" + (f" ({reason})" if reason else "")
+    if kind == "coins" and written.get("coins") is not None:
+        return f"coins: {written['coins']}"
+    if kind in ("challenge", "leave"):
+        return "challenges" if kind == "challenge" else "leaves the game"
+    return None
+
+
 # --- findings -----------------------------------------------------------------------------------
 
 def view_findings(replay: Any, perspective: str) -> list[dict[str, Any]]:
