@@ -161,6 +161,24 @@ def vocabulary(attribute: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def log_names(replay: Any) -> dict[str, str]:
+    """The players' names by seat as a judged game's log gives them (a link's ``?players=`` is
+    in the log too): for boards whose charts and view labels see only the replay."""
+    players = getattr(replay.log, "players", None) or {}
+    return {getattr(seat, "name", str(seat)): p.name for seat, p in players.items() if getattr(p, "name", None)}
+
+
+def seat_label(names: dict[str, Any], seat: str | None) -> str:
+    """A seat as readers see it: its player's name, else the seat's own label (``P1``, ``3``).
+
+    >>> seat_label({"P1": "Ann", "P2": None}, "P1"), seat_label({"P1": "Ann", "P2": None}, "P2")
+    ('Ann', 'P2')
+    """
+    if seat is None:
+        return ""
+    return names.get(seat) or seat
+
+
 def finding_label(kind: str) -> str:
     """A finding kind as readers see it (``out_of_turn`` -> ``out of turn``): the one wording the
     games filter, its badges and the triage page share (a Jinja filter, ``finding_label``).

@@ -13,7 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .view import count_changes, label, log_names, seats_of, tally, turn_ends
+from .. import log_names, seat_label as label
+from .view import count_changes, seats_of, tally, turn_ends
 
 SEAT_COLOURS = ("#2563eb", "#d9822b", "#2f9e6e", "#9a4fd0", "#c0152f", "#0e7490")
 FONT = {"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12}

@@ -34,6 +34,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import log_names, seat_label as label
+
+
 #: card letters -> characters' names (the game's own vocabulary)
 def card_names() -> dict[str, str]:
     from replay.games.coup.cards import CARD_NAMES, CARD_TEXT
@@ -53,19 +56,6 @@ PRIVATE_FINDINGS = ("card_not_held", "card_not_in_deck")
 
 def seats_of(replay: Any) -> tuple[str, ...]:
     return tuple(replay.seats)
-
-
-def log_names(replay: Any) -> dict[str, str]:
-    """The players' names as the log gives them (a link's ``?players=`` is in the log too)."""
-    players = getattr(replay.log, "players", None) or {}
-    return {str(seat): p.name for seat, p in players.items() if getattr(p, "name", None)}
-
-
-def label(names: dict[str, Any], seat: str | None) -> str:
-    """A seat as readers see it: its player's name, else the seat's own label."""
-    if seat is None:
-        return ""
-    return names.get(seat) or seat
 
 
 #: stands for a seat while the replay words a step, so that names never meet its wording

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...svgcharts import Plot, ticks
-from .view import COLOURS, TURN_ENDS, label, log_names, seats_of
+from .. import log_names, seat_label as label
+from .view import COLOURS, TURN_ENDS, seats_of
 
 SEAT_COLOURS = ("#2563eb", "#d9822b", "#2f9e6e", "#9a4fd0")
 CARD_COLOURS = {"R": "#dc2626", "G": "#16a34a", "B": "#2563eb", "Y": "#ca8a04"}

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import log_names, seat_label as label
+
 COLOURS = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
 #: step kinds that end a turn (the ↑/↓ keys move by turn)
 TURN_ENDS = ("play", "pass")
@@ -29,19 +31,6 @@ def card_parts(text: str | None) -> dict[str, Any] | None:
 
 def seats_of(replay: Any) -> tuple[str, ...]:
     return tuple(replay.game.seats)
-
-
-def log_names(replay: Any) -> dict[str, str]:
-    """The players' names as the log gives them (a link's ``?players=`` is in the log too)."""
-    players = getattr(replay.log, "players", None) or {}
-    return {getattr(seat, "name", str(seat)): p.name for seat, p in players.items() if getattr(p, "name", None)}
-
-
-def label(names: dict[str, Any], seat: str | None) -> str:
-    """A seat as readers see it: its player's name, else the seat's own label (``P1``)."""
-    if seat is None:
-        return ""
-    return names.get(seat) or seat
 
 
 #: stands for a seat while the replay words a step, so that names never meet its wording
