@@ -102,7 +102,8 @@ def test_a_seat_view_never_holds_another_seats_face_down_card(page, viewer_serve
     assert all(h is None for s in data["steps"] for n, h in enumerate(s["h"]) if replay.seats[n] != seat)
     # another view is another page, holding that view's steps only
     page.keyboard.press("Home")
-    page.select_option("#perspective", "4")
+    with page.expect_event("load"):  # the address bar shows view=4 at once; then the view's page loads
+        page.select_option("#perspective", "4")
     page.wait_for_url("**view=4**")
     page.locator("html.js-ready").wait_for(state="attached")
     assert page.evaluate("() => window.GameViewer.data.game.perspective") == "4"

@@ -257,7 +257,11 @@ def test_changing_the_view_keeps_it_in_the_address_bar(sized, viewer_server, gam
     ready(page)
     page.select_option("#perspective", seat)
     expect(page).to_have_url(re.compile(rf"\?(.*&)?view={seat}(&.*)?#3$"))
-    ready(page)
+    # the view is shown: drawn from the page's data, or (Coup) loaded as a page of its own
+    page.wait_for_function("s => { const v = window.GameViewer, own = v && v.data.game.perspective;"
+                           " return v && v.perspective === s && (own === undefined || own === s)"
+                           " && document.documentElement.classList.contains('js-ready'); }", arg=seat)
+    expect(page.locator("#step-no")).to_have_text("3")
     page.select_option("#perspective", "all")
     expect(page).to_have_url(re.compile(r"/g/[^?#]+#3$"))
     assert page.errors == []

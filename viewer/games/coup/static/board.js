@@ -137,7 +137,9 @@
       if (select.value === "all") params.delete("view"); else params.set("view", select.value);
       params.delete("step");
       var query = params.toString();
-      location.assign(location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
+      // the address bar may show this view already (stepper.js keeps it there): load it anew
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
+      location.reload();
     });
   }
 

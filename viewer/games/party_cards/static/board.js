@@ -175,7 +175,9 @@
       params.delete("round");
       if (select.value === "all") params.delete("view"); else params.set("view", select.value);
       var query = params.toString();
-      location.assign(location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      // the address bar may show this view already (stepper.js keeps it there): load it anew
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      location.reload();
     });
   }
 
