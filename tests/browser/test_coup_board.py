@@ -46,8 +46,12 @@ def seats_shown(page) -> dict[str, tuple[int, int]]:
 
 
 def test_a_4_seat_game_is_stepped_to_the_end_with_the_keyboard(page, viewer_server, coup_game):
+    from viewer.games.coup.view import log_names, named_texts
+
     public_id, replay = coup_game
     steps = replay.steps_json()
+    names = log_names(replay)
+    words = named_texts(replay, "all", names)  # players' names for seats
     page.goto(f"{viewer_server.url}/g/{public_id}#0")
     page.locator("html.js-ready").wait_for(state="attached")
     assert shown_step(page) == 0
@@ -58,14 +62,14 @@ def test_a_4_seat_game_is_stepped_to_the_end_with_the_keyboard(page, viewer_serv
         assert shown_step(page) == index
         assert seats_shown(page) == {s: (step["coins"][s], step["influence"][s]) for s in replay.seats}, index
         assert page.locator("#coup-deck").text_content() == str(step["deck_size"])
-        assert page.locator("#step-words").text_content() == (step["turn_text"] or step["text"])
+        assert page.locator("#step-words").text_content() == (words[index]["turn_text"] or words[index]["text"])
         stack = page.locator("#coup-stack [data-step]").evaluate_all("els => els.map(e => +e.dataset.step)")
         if step["kind"] != "deal":
             assert stack and stack[-1] == index and steps[stack[0]]["kind"] == "action"
     final = seats_shown(page)
     assert {s: c for s, (c, _) in final.items()} == replay.coins
     assert {s for s, (_, n) in final.items() if n == 0} == set(replay.to_json()["eliminated"])
-    assert page.locator("#outcome").text_content() == f"{replay.winners[0]} won"
+    assert page.locator("#outcome").text_content() == f"{names[replay.winners[0]]} won"
     # up and down move by turn: a turn starts with an action, so a chapter ends before the next
     actions = [s["i"] for s in steps if s["kind"] == "action"]
     page.keyboard.press("Home")
@@ -98,7 +102,8 @@ def test_a_seat_view_never_holds_another_seats_face_down_card(page, viewer_serve
     assert all(h is None for s in data["steps"] for n, h in enumerate(s["h"]) if replay.seats[n] != seat)
     # another view is another page, holding that view's steps only
     page.keyboard.press("Home")
-    page.select_option("#perspective", "4")
+    with page.expect_event("load"):  # the address bar shows view=4 at once; then the view's page loads
+        page.select_option("#perspective", "4")
     page.wait_for_url("**view=4**")
     page.locator("html.js-ready").wait_for(state="attached")
     assert page.evaluate("() => window.GameViewer.data.game.perspective") == "4"

@@ -32,8 +32,11 @@ def shown_step(page) -> int:
 
 
 def test_an_uno_game_is_stepped_to_the_end_with_the_keyboard(page, viewer_server, uno_game):
+    from viewer.games.uno_lite.view import log_names, named_texts
+
     public_id, replay = uno_game
     steps = replay.steps_json()
+    words = named_texts(replay, log_names(replay))  # players' names for seats
     page.goto(f"{viewer_server.url}/g/{public_id}#0")
     page.locator("html.js-ready").wait_for(state="attached")
     assert shown_step(page) == 0
@@ -41,7 +44,7 @@ def test_an_uno_game_is_stepped_to_the_end_with_the_keyboard(page, viewer_server
         page.keyboard.press("ArrowRight")
         step = steps[index]
         assert shown_step(page) == index
-        assert page.locator("#live").text_content() == step["text"]
+        assert page.locator("#live").text_content() == words[index]["x"]
         for seat in ("P1", "P2"):
             shown = page.locator(f'[data-size="{seat}"]').text_content()
             assert shown == str(step["hand_sizes"][seat]), (index, seat)
@@ -69,7 +72,8 @@ def test_one_seats_view_hides_the_other_hand_and_its_draws(page, viewer_server, 
     page.locator("html.js-ready").wait_for(state="attached")
     assert shown_step(page) == draw["i"]
     assert page.locator(".hidden-hand").count() == 1
-    assert page.locator("#step-words").text_content() == f"{draw['seat']} draws a card"
+    name = replay.log.players[draw["seat"]].name
+    assert page.locator("#step-words").text_content() == f"{name} draws a card"
     drawn = f'data-drawn-by="{draw["seat"]}"'
     assert page.locator(f"#uno-turns [{drawn}]").first.is_hidden()
     assert page.errors == []

@@ -111,9 +111,13 @@ _steps: dict[tuple[int, str | None], list[dict[str, Any]]] = {}
 
 
 def steps_of(replay, seat: str | None) -> list[dict[str, Any]]:
+    """``steps_json(seat)`` with the texts as the page words them: players' names for seats."""
+    from viewer.games.coup.view import log_names, named_texts
+
     key = (id(replay), seat)
     if key not in _steps:
-        _steps[key] = replay.steps_json(seat)
+        words = named_texts(replay, seat or "all", log_names(replay))
+        _steps[key] = [{**s, **w} for s, w in zip(replay.steps_json(seat), words)]
     return _steps[key]
 
 
@@ -125,7 +129,7 @@ def secrets_of(replay, seat: str) -> set[str]:
     open_steps, mine = steps_of(replay, None), steps_of(replay, seat)
     out = set()
     for o, m in zip(open_steps, mine):
-        for key in ("text", "turn_text"):
+        for key in ("text", "turn_text", "plain"):
             if o[key] != m[key]:
                 out.add(o[key])
     for o, m in zip(view_findings(replay, "all"), view_findings(replay, seat)):
@@ -189,7 +193,7 @@ def test_every_coup_sample_renders_with_its_json_twin_and_embed(client, coup_arc
         assert response.status_code == 200, name
         html = response.get_data(as_text=True)
         steps = replay.steps_json()
-        final = steps[-1]
+        final = steps_of(replay, None)[-1]
         assert 'class="page-replay game-coup"' in html and 'title="Next turn (↓)"' in html
         assert re.search(r'<script src="/static/games/coup/board\.[0-9a-f]{10}\.js"', html)
         assert re.search(r'<link rel="stylesheet" href="/static/games/coup/board\.[0-9a-f]{10}\.css"', html)
@@ -210,7 +214,7 @@ def test_every_coup_sample_renders_with_its_json_twin_and_embed(client, coup_arc
 
 def test_every_step_of_every_sample_renders_on_the_server(client, coup_archive):
     for name, (public_id, replay) in coup_archive.items():
-        for s in replay.steps_json():
+        for s in steps_of(replay, None):
             html = client.get(f"/g/{public_id}?step={s['i']}").get_data(as_text=True)
             assert f'<span id="step-no">{s["i"]}</span>' in html, (name, s["i"])
             assert (s["turn_text"] or s["text"]) in unescape(html), (name, s["i"])
@@ -267,7 +271,7 @@ def test_findings_naming_face_down_cards_are_worded_for_the_view(client, coup_ar
 
 def test_the_turn_stack_and_how_it_resolved(client, coup_archive):
     public_id, replay = coup_archive["champ-3p_g11.json"]
-    steps = replay.steps_json()
+    steps = steps_of(replay, None)
     challenged = next(s for s in steps if s["kind"] == "reveal")
     turn_start = max(s["i"] for s in steps[:challenged["i"]] if s["kind"] == "action")
     end = next((s["i"] - 1 for s in steps[challenged["i"]:] if s["kind"] == "action"), len(steps) - 1)
@@ -276,7 +280,7 @@ def test_the_turn_stack_and_how_it_resolved(client, coup_archive):
     linked = [int(i) for i in re.findall(r'data-step="(\d+)"', stack)]
     assert linked == list(range(turn_start, end + 1))
     for s in steps[turn_start:end + 1]:
-        assert s["text"] in unescape(stack)
+        assert s["plain"] in unescape(stack)  # the mark says whether a claim was true
     result = re.search(r'<p class="coup-result" id="coup-result">(.*?)</p>', html).group(1)
     assert "its claim was shown" in result or "fails" in result, result
     # the open view marks every claim; the step text is the whole turn so far
@@ -299,8 +303,10 @@ def test_claims_are_marked_only_where_the_view_may_know(client, coup_archive):
         for e in s["st"]:
             if "cl" in e and e["s"] == seat:
                 assert e["m"] == ("bluff" if bluffs[e["i"]] else "true")
-    counts = view["game"]["counts"]
-    open_counts = data["game"]["counts"]
+    from viewer.games.coup.view import tally
+
+    counts = tally(view["game"]["count_changes"], tuple(replay.seats))
+    open_counts = tally(data["game"]["count_changes"], tuple(replay.seats))
     assert counts[seat] == open_counts[seat]
     assert sum(c["bluffs"] for c in counts.values()) < sum(c["bluffs"] for c in open_counts.values())
     for s, c in counts.items():
@@ -317,10 +323,11 @@ def test_turns_are_the_chapters_and_the_charts_are_public(client, coup_archive):
     assert len(actions) == replay.turns
     charts = data_block(html, "charts-data")
     assert [c["id"] for c in charts] == ["coins", "influence", "claims"]
-    coins = {t["name"]: t["y"] for t in charts[0]["figure"]["data"]}
+    names = {p.name: seat for seat, p in replay.log.players.items()}  # the legend names the players
+    coins = {names[t["name"]]: t["y"] for t in charts[0]["figure"]["data"]}
     points = [steps[0]] + [steps[i] for i in data["chapters"]["ends"]]
     assert coins == {seat: [p["coins"][seat] for p in points] for seat in replay.seats}
-    influence = {t["name"]: t["y"] for t in charts[1]["figure"]["data"]}
+    influence = {names[t["name"]]: t["y"] for t in charts[1]["figure"]["data"]}
     assert influence["1"][-1] == replay.influence["1"] and influence["1"][0] == 2
     assert charts[0]["figure"]["data"][0]["customdata"] == [p["i"] for p in points]
     bars = {t["name"]: t["y"] for t in charts[2]["figure"]["data"]}

@@ -8,6 +8,7 @@ branch: until it is merged they are skipped, by name, here.
 from __future__ import annotations
 
 import json
+from html import unescape
 import re
 
 import pytest
@@ -45,6 +46,13 @@ def uno(app):
     return results[0].public_id, replay, data
 
 
+def worded(replay) -> list[dict]:
+    """The steps' texts as the page words them: players' names for seats."""
+    from viewer.games.uno_lite.view import log_names, named_texts
+
+    return named_texts(replay, log_names(replay))
+
+
 def test_uno_page_draws_the_final_position_with_the_shell(client, uno):
     public_id, replay, _ = uno
     response = client.get(f"/g/{public_id}")
@@ -52,7 +60,7 @@ def test_uno_page_draws_the_final_position_with_the_shell(client, uno):
     html = response.get_data(as_text=True)
     steps = replay.steps_json()
     final = steps[-1]
-    assert final["text"] in html
+    assert worded(replay)[-1]["x"] in unescape(html)
     assert re.search(r'<script src="/static/games/uno-lite/board\.[0-9a-f]{10}\.js"', html)
     assert re.search(r'<link rel="stylesheet" href="/static/games/uno-lite/board\.[0-9a-f]{10}\.css"', html)
     assert 'class="page-replay game-uno-lite"' in html and 'title="Next turn (↓)"' in html
@@ -80,8 +88,8 @@ def test_uno_steps_and_turn_chapters_follow_the_engine(client, uno):
     data = data_block(client.get(f"/g/{public_id}").get_data(as_text=True))
     steps = replay.steps_json()
     assert len(data["steps"]) == len(steps) and data["board"] == "uno-lite"
-    for shown, s in zip(data["steps"], steps):
-        assert shown["x"] == s["text"] and shown["top"] == s["top"] and shown["pile"] == s["pile_size"]
+    for shown, s, words in zip(data["steps"], steps, worded(replay)):
+        assert shown["x"] == words["x"] and shown["top"] == s["top"] and shown["pile"] == s["pile_size"]
         assert shown["h"] == [s["hands"]["P1"], s["hands"]["P2"]] and shown["ta"] == s["to_act"]
     ends = data["chapters"]["ends"]
     assert ends == [s["i"] for s in steps if s["kind"] in ("play", "pass")]
@@ -91,7 +99,8 @@ def test_uno_steps_and_turn_chapters_follow_the_engine(client, uno):
     assert draws, "this seed has draws"
     for d in draws:
         other = "P2" if d["s"] == "P1" else "P1"
-        assert d["xs"][other] == replay.steps_json(other)[d["i"]]["text"] and d["d"] not in d["xs"][other]
+        assert d["xs"][other] == worded(replay)[d["i"]]["xs"][other] and d["d"] not in d["xs"][other]
+        assert d["xs"][other].endswith(" draws a card")
 
 
 def test_uno_perspective_hides_the_other_hand_and_its_draws(client, uno):
@@ -102,11 +111,11 @@ def test_uno_perspective_hides_the_other_hand_and_its_draws(client, uno):
     seen = client.get(f"/g/{public_id}?step={draw['i']}&view={other}").get_data(as_text=True)
     hidden = draw["hand_sizes"][draw["seat"]]
     assert f"{hidden} card{'' if hidden == 1 else 's'} hidden" in seen
-    assert replay.steps_json(other)[draw["i"]]["text"] in seen
+    assert worded(replay)[draw["i"]]["xs"][other] in unescape(seen)
     assert f'<option value="{other}" selected>' in seen
     open_page = client.get(f"/g/{public_id}?step={draw['i']}").get_data(as_text=True)
     assert "hidden</div>" not in open_page  # both hands open
-    assert draw["text"] in open_page
+    assert worded(replay)[draw["i"]]["x"] in unescape(open_page)
 
 
 def test_uno_json_twin_embed_and_no_exports(client, uno):

@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import shlex
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive
-from ..games import NoBoardError, board_for, board_of, seat_order
+from ..games import NoBoardError, board_for, board_of, finding_label, seat_order
 from .upload import game_by_token, uploads
 
 bp = Blueprint("triage", __name__)
@@ -37,21 +38,73 @@ ADMIN_COOKIE = "admin"
 PREVIEW_BYTES = 600
 QUARANTINE_PAGE = 50
 TIMELINE_PAGE = 200
+#: one wording of finding kinds for the games filter, its badges and this page
+bp.add_app_template_filter(finding_label, "finding_label")
 
 
 # --- the triage data ---------------------------------------------------------------------------
+
+#: the fields an event's description names by value alone (the event's own subject)
+_SUBJECTS = ("bid", "card", "winner", "text")
+#: the fields the timeline has columns for (or that say nothing to a reader)
+_NOT_DESCRIBED = ("type", "seat", "t")
+
+
+def _written(event) -> dict[str, Any]:
+    """An event's fields as the log writes them (a game's card may be a number inside, "R5" in
+    its log)."""
+    return event.model_dump(mode="json") if hasattr(event, "model_dump") else dict(vars(event))
+
 
 def _event_text(event) -> tuple[str, str | None]:
     """An event's type and what it carries, for any game: a call, a card, a trick's winner, a
     chat line (``bid``, ``card``, ``winner``, ``text``, whichever the event has)."""
     kind = getattr(event, "type", None) or "?"
-    # as the log writes it (a game's card may be a number inside, "R5" in its log)
-    written = event.model_dump(mode="json") if hasattr(event, "model_dump") else vars(event)
-    for attribute in ("bid", "card", "winner", "text"):
+    written = _written(event)
+    for attribute in _SUBJECTS:
         value = written.get(attribute)
         if value is not None:
             return kind, str(value)
     return kind, None
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(_field_text(v) for v in value) or "none"
+    if isinstance(value, dict):  # a card with an id and a text...: its own words, if it has any
+        for words in ("text", "name", "id"):
+            if value.get(words) not in (None, ""):
+                return str(value[words])
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
+
+
+def describe_event(event) -> str:
+    """An event in words, from its own fields, for any game: its type, then every field it has a
+    value for (the event's subject, or a field named like the event, by value alone; ``None``
+    and absent fields are left out, so nothing reads "None"). A game's board may word its
+    events itself (``Board.event_text``); this is what the timeline shows otherwise.
+
+    >>> from types import SimpleNamespace as E
+    >>> describe_event(E(type="coins", seat="1", coins=2, t=5))
+    'coins 2'
+    >>> describe_event(E(type="action", seat="1", action="S", target="3"))
+    'action S, target 3'
+    >>> describe_event(E(type="illegal", seat="2", message="ACT|2|C|1", reason="needs 7 coins"))
+    'illegal: message ACT|2|C|1, reason needs 7 coins'
+    >>> describe_event(E(type="challenge", seat="3", target=None)), describe_event(E(type="play", card="H7"))
+    ('challenge', 'play H7')
+    >>> describe_event(E(type="draw", seat="p1", cards=[{"id": "a31", "text": "Jazz hands."}]))
+    'draw: cards Jazz hands.'
+    """
+    kind = str(getattr(event, "type", None) or "event")
+    fields = {k: v for k, v in _written(event).items() if k not in _NOT_DESCRIBED and v is not None}
+    bare = [k for k in fields if k == kind or k in _SUBJECTS][:1]
+    parts = [_field_text(fields[k]) for k in bare]
+    parts += [f"{k} {_field_text(v)}" for k, v in fields.items() if k not in bare]
+    if not parts:
+        return kind
+    return f"{kind} {', '.join(parts)}" if bare else f"{kind}: {', '.join(parts)}"
 
 
 def _seat(value) -> str | None:
@@ -73,6 +126,17 @@ def _readable(replay, message: str) -> str:
         return message
 
 
+def _describer(replay):
+    """The game's own wording of its events (``Board.event_text``), else the neutral one."""
+    try:
+        own = board_of(replay).event_text
+    except NoBoardError:
+        own = None
+    if own is None:
+        return describe_event
+    return lambda event: own(event) or describe_event(event)
+
+
 def timeline(replay) -> list[dict[str, Any]]:
     """One row per logged event: time, think time, step, and what the engine made of it.
 
@@ -85,13 +149,14 @@ def timeline(replay) -> list[dict[str, Any]]:
     event_steps = getattr(replay, "event_steps", None) or []
     rows = []
     previous: int | None = None
+    describe = _describer(replay)
     for i, event in enumerate(replay.log.events):
         kind, text = _event_text(event)
         t = getattr(event, "t", None)
         step = event_steps[i] if i < len(event_steps) else None
         seat = _seat(getattr(event, "seat", None))
         row: dict[str, Any] = {
-            "event": i, "type": kind, "seat": seat, "text": text,
+            "event": i, "type": kind, "seat": seat, "text": text, "description": describe(event),
             "t": t, "clock": clock(t), "think_ms": None, "step": step, "findings": by_event.get(i, []),
         }
         if t is not None:
@@ -183,7 +248,7 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
         "board_url": base,
         "log_url": log_url,
         "code_url": f"/r/{archived.code}" if archived.code else None,
-        "repro": {"download": f"curl -o {name} '<this site>{log_url}'", "validate": f"game-replay validate {name}",
+        "repro": {"download": f"curl -o {shlex.quote(name)} {shlex.quote(_site() + log_url)}", "validate": f"game-replay validate {name}",
                   "replay": f"game-replay replay {name} --steps"},
         "findings": findings,
         "timeline": rows,
@@ -197,6 +262,14 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
         "last_step": last,
         "state": step_state(replay, selected),
     }
+
+
+def _site() -> str:
+    """This site's address as the request reached it (``https://replays.example``): the repro
+    line is copied into a shell, so it names the real host."""
+    from flask import has_request_context
+
+    return request.host_url.rstrip("/") if has_request_context() else ""
 
 
 def _listing_fields(game: str) -> tuple[str, ...]:

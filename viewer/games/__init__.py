@@ -76,6 +76,9 @@ class Board:
     extra: dict[str, Any] = field(default_factory=dict)
     #: optional: a finding's message as readers see it (bridge writes ``H2`` as ``♥2``)
     finding_text: Callable[[str], str] | None = None
+    #: optional: a logged event in words for the triage timeline (``None``: triage's neutral
+    #: rendering of its fields)
+    event_text: Callable[[Any], str | None] | None = None
 
     def readable(self, message: str) -> str:
         """A finding's message through ``finding_text`` (unchanged without one)."""
@@ -157,6 +160,34 @@ def vocabulary(attribute: str) -> tuple[str, ...]:
     for g in installed_games():
         words.update(dict.fromkeys(getattr(g, attribute, ()) or ()))
     return tuple(words)
+
+
+def log_names(replay: Any) -> dict[str, str]:
+    """The players' names by seat as a judged game's log gives them (a link's ``?players=`` is
+    in the log too): for boards whose charts and view labels see only the replay."""
+    players = getattr(replay.log, "players", None) or {}
+    return {getattr(seat, "name", str(seat)): p.name for seat, p in players.items() if getattr(p, "name", None)}
+
+
+def seat_label(names: dict[str, Any], seat: str | None) -> str:
+    """A seat as readers see it: its player's name, else the seat's own label (``P1``, ``3``).
+
+    >>> seat_label({"P1": "Ann", "P2": None}, "P1"), seat_label({"P1": "Ann", "P2": None}, "P2")
+    ('Ann', 'P2')
+    """
+    if seat is None:
+        return ""
+    return names.get(seat) or seat
+
+
+def finding_label(kind: str) -> str:
+    """A finding kind as readers see it (``out_of_turn`` -> ``out of turn``): the one wording the
+    games filter, its badges and the triage page share (a Jinja filter, ``finding_label``).
+
+    >>> finding_label("refused_message")
+    'refused message'
+    """
+    return str(kind).replace("_", " ")
 
 
 def seat_order(name: str | None, seats: Any) -> list[str]:

@@ -7,7 +7,9 @@
    - plotly figures (<script type="application/json" id="charts-data">) for boards that give
      them: the smallest plotly.js bundle that draws them (section's data-plotly) loads only when
      a chart comes into view, and each chart is drawn in a task of its own. Points whose
-     customdata (a step) lies after the current step are left out.
+     customdata (a step) lies after the current step are left out; a bar trace with
+     "stepcounts" (per bar, the steps its count goes up at) counts only those up to it, and
+     lists only their lines of "steptext" (per bar, a line beside each step) as its text.
    A chart's "mark" other than "step" is placed by the board's chartMark(chart, step); the
    board's chartHidden(chart, step) may hide a chart that would give something away (it may
    return the sentence to show instead). A chart with "perspective": "all" shows only with all
@@ -95,7 +97,9 @@
     var half = chart.band || chart.mark === "step" ? 0.5 * scale : 1;
     chart.cursor.setAttribute("x", String(chart.px0 + (x - chart.x0) * scale - half));
     chart.cursor.setAttribute("width", String(2 * half));
-    chart.cursor.setAttribute("visibility", "visible");
+    // a hidden chart shows no current-step mark either (visibility="visible" on the mark would
+    // show it through the hidden picture)
+    chart.cursor.setAttribute("visibility", chart.box.classList.contains("chart-hidden") ? "hidden" : "visible");
   }
 
   section.addEventListener("click", function (ev) {
@@ -133,8 +137,23 @@
     return theme === "dark" || (theme !== "light" && window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
   }
 
-  // the points of a trace up to step i (customdata holds each point's step)
+  // the points of a trace up to step i (customdata holds each point's step); a trace of counts
+  // (stepcounts: per bar, the steps its count goes up at) counts the steps up to i, and its
+  // text (steptext: per bar, a line beside each of those steps) lists theirs
   function upTo(trace, i) {
+    if (Array.isArray(trace.stepcounts)) {
+      var counted = Object.assign({}, trace);
+      delete counted.stepcounts;
+      delete counted.steptext;
+      if (viewer.whole()) return counted;
+      counted.y = trace.stepcounts.map(function (list) { return list.filter(function (st) { return st <= i; }).length; });
+      if (Array.isArray(trace.steptext)) {  // per bar, a line beside each of its steps: those up to i
+        counted.text = trace.steptext.map(function (lines, n) {
+          return lines.filter(function (_, k) { return trace.stepcounts[n][k] <= i; }).join("<br>");
+        });
+      }
+      return counted;
+    }
     var steps = trace.customdata;
     if (!Array.isArray(steps) || viewer.whole()) return trace;
     var out = Object.assign({}, trace);

@@ -208,7 +208,11 @@
       if (state.timer) setPlaying(true);
     });
     var perspective = $("perspective");
-    if (perspective) perspective.addEventListener("change", function () { state.perspective = perspective.value; go(state.step, false); });
+    if (perspective) perspective.addEventListener("change", function () {
+      state.perspective = perspective.value;
+      go(state.step, false);
+      history.replaceState(null, "", shareLink(location.href));  // the address bar keeps the view, as the share link does
+    });
     var options = $("options");
     if (options) options.addEventListener("submit", function (ev) { ev.preventDefault(); });
 

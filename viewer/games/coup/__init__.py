@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import Board
 from .charts import build_charts
-from .view import board_view, perspectives, title
+from .view import board_view, event_text, perspectives, title
 
 
 def _steps_json(replay: Any) -> list[dict[str, Any]]:
@@ -32,4 +32,5 @@ BOARD = Board(
     chapter="turn",
     description="step through every turn, its claims, blocks and challenges",
     steps_json=_steps_json,
+    event_text=event_text,
 )

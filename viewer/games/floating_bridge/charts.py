@@ -66,7 +66,12 @@ def race_chart(replay: GameReplay) -> dict[str, Any] | None:
         side = "declarer's side" if declarer[decided] >= needed else "defenders"
         y = declarer[decided] if side == "declarer's side" else defenders[decided]
         plot.marker(decided, y, "#f59e0b", steps[decided], "star", f"trick {decided} decided the game for the {side}")
-        plot.text(decided, y, f"decided: trick {decided}", steps[decided], cls="c-note", anchor="end", dy=-10)
+        # the note runs away from the nearer edge, and below the star near the top: it always
+        # fits inside the picture (at trick 1 an end-anchored note ran off the left edge)
+        anchor = "start" if decided < TRICKS / 2 else "end"
+        dy = 18 if plot.sy(y) - 10 < plot.top + 12 else -10
+        beside = decided + (0.35 if anchor == "start" else -0.35)  # clear of the star
+        plot.text(beside, y, f"decided: trick {decided}", steps[decided], cls="c-note", anchor=anchor, dy=dy)
     plot.key("Declarer's side", DECLARER_COLOUR)
     plot.key("Defenders", DEFENDER_COLOUR, "2 4")
     return {"id": "race", "title": "Tricks race", "mark": "tricks", "decided": decided,

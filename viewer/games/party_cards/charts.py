@@ -38,12 +38,19 @@ def plotly_text(text: str, most: int = MAX_HOVER_TEXT) -> str:
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
     layout = {
         "title": {"text": title, "font": {"size": 14}, "x": 0.02},
-        "margin": {"l": 44, "r": 12, "t": 36, "b": 44}, "height": 300, "font": FONT,
+        "margin": {"l": 44, "r": 12, "t": 36, "b": 8}, "height": 300, "font": FONT,
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)", "showlegend": True,
-        "legend": {"orientation": "h", "y": -0.25, "yanchor": "top"}, "hovermode": "closest",
+        # the legend sits at the foot of the chart's box (yref "container"), and the plot makes
+        # room for it and for the axis titles (automargin): at any width, however many lines the
+        # legend wraps to, it never overlaps the x axis's title
+        "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        "hovermode": "closest",
         "dragmode": False,
     }
     layout.update(extra)
+    for axis in ("xaxis", "yaxis"):
+        if axis in layout:
+            layout[axis] = {**layout[axis], "automargin": True}
     return layout
 
 
@@ -76,25 +83,27 @@ def score_race_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def wins_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Rounds won per seat; each bar's hover lists the answers the czars picked."""
+    """Rounds won per seat; each bar's hover lists the answers the czars picked. Each bar also
+    lists the pick steps of its wins (``stepcounts``) and, beside each, its answer
+    (``steptext``): ``charts.js`` counts and lists only the picks up to the step shown, so the
+    chart never tells who wins later rounds."""
     marks = [m for m in round_marks(steps) if m["pick"] is not None]
     if not marks:
         return None
     seats = seats_of(replay)
-    won: dict[str, list[tuple[int, str]]] = {seat: [] for seat in seats}
+    won: dict[str, list[tuple[int, int, str]]] = {seat: [] for seat in seats}
     for m in marks:
         s = steps[m["pick"]]
         winning = next((sub for sub in s["submissions"] if sub["won"]), None)
         if s["round_winner"] in won and winning is not None:
             filled = "".join(g["text"] for g in winning["segments"])
-            won[s["round_winner"]].append((m["round"], filled))
+            won[s["round_winner"]].append((m["pick"], m["round"], filled))
     names = [plotly_text(_name(replay, seat), 40) for seat in seats]
-    texts = []
-    for seat, name in zip(seats, names):
-        lines = [f"round {n}: {plotly_text(text)}" for n, text in won[seat]]
-        texts.append(f"{name}: {len(won[seat])} won" + ("<br>" + "<br>".join(lines) if lines else ""))
+    lines = [[f"round {n}: {plotly_text(text)}" for _, n, text in won[seat]] for seat in seats]
     data = [{"type": "bar", "name": "rounds won", "x": names, "y": [len(won[seat]) for seat in seats],
-             "text": texts, "hoverinfo": "text", "textposition": "none",
+             "stepcounts": [[step for step, _, _ in won[seat]] for seat in seats], "steptext": lines,
+             "text": ["<br>".join(rows) for rows in lines], "textposition": "none",
+             "hovertemplate": "%{x}: %{y} won<br>%{text}<extra></extra>",
              "marker": {"color": [SEAT_COLOURS[k % len(SEAT_COLOURS)] for k in range(len(seats))]}}]
     layout = _layout("Wins: answers the czars picked", showlegend=False,
                      xaxis={"fixedrange": True}, yaxis={"title": {"text": "rounds won"}, "fixedrange": True, "dtick": 1})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...svgcharts import Plot, ticks
+from .. import log_names, seat_label as label
 from .view import COLOURS, TURN_ENDS, seats_of
 
 SEAT_COLOURS = ("#2563eb", "#d9822b", "#2f9e6e", "#9a4fd0")
@@ -17,8 +18,9 @@ CARD_COLOURS = {"R": "#dc2626", "G": "#16a34a", "B": "#2563eb", "Y": "#ca8a04"}
 
 
 def hand_sizes_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each seat's cards after the deal and after every turn."""
+    """Each seat's cards after the deal and after every turn (the legend names the players)."""
     seats = seats_of(replay)
+    names = log_names(replay)
     points = [steps[0]] + [s for s in steps if s["kind"] in TURN_ENDS]
     xs = list(range(len(points)))
     sizes = {seat: [p["hand_sizes"][seat] for p in points] for seat in seats}
@@ -29,8 +31,8 @@ def hand_sizes_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any]
         colour = SEAT_COLOURS[n % len(SEAT_COLOURS)]
         plot.steps_line([(x, y, p["i"]) for x, y, p in zip(xs, sizes[seat], points)], colour,
                         dash="" if n % 2 == 0 else "2 4", marker="circle" if n % 2 == 0 else "square",
-                        titles=[f"after turn {x}: {seat} holds {y}" for x, y in zip(xs, sizes[seat])])
-        plot.key(seat, colour, "" if n % 2 == 0 else "2 4")
+                        titles=[f"after turn {x}: {label(names, seat)} holds {y}" for x, y in zip(xs, sizes[seat])])
+        plot.key(label(names, seat), colour, "" if n % 2 == 0 else "2 4")
     return {"id": "hands", "title": "Hand sizes", "mark": "turn",
             "series": {"turns": xs, "sizes": sizes, "steps": [p["i"] for p in points]},
             "svg": plot.render("Hand sizes")}
@@ -42,6 +44,7 @@ def colours_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any] | 
     if not plays:
         return None
     seats = seats_of(replay)
+    names = log_names(replay)
     letters = list(COLOURS)
     counts = {seat: [sum(1 for s in plays if s["seat"] == seat and s["card"][0] == c) for c in letters] for seat in seats}
     top = max(max(v) for v in counts.values()) + 1
@@ -57,10 +60,10 @@ def colours_chart(replay: Any, steps: list[dict[str, Any]]) -> dict[str, Any] | 
             c = s["card"][0]
             n = letters.index(c)
             x = n - 0.4 + width * (k + 0.5)
-            plot.bar(x, height[c] + 0.06, height[c] + 1, colour, s["i"], f"{seat} plays {COLOURS[c]} {s['card'][1:]}",
+            plot.bar(x, height[c] + 0.06, height[c] + 1, colour, s["i"], f"{label(names, seat)} plays {COLOURS[c]} {s['card'][1:]}",
                      width=width * 0.9)
             height[c] += 1
-        plot.key(seat, colour)
+        plot.key(label(names, seat), colour)
     return {"id": "colours", "title": "Cards played by colour", "mark": None,
             "series": {"colours": [COLOURS[c] for c in letters], "counts": counts},
             "svg": plot.render("Cards played by colour")}

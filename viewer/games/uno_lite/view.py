@@ -11,7 +11,10 @@ Cards are written as the log writes them: colour letter then number (``R5``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from .. import log_names, seat_label as label
 
 COLOURS = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
 #: step kinds that end a turn (the ↑/↓ keys move by turn)
@@ -30,6 +33,42 @@ def seats_of(replay: Any) -> tuple[str, ...]:
     return tuple(replay.game.seats)
 
 
+#: stands for a seat while the replay words a step, so that names never meet its wording
+_TOKEN = "\x00{}\x00"
+_TOKENS = re.compile("\x00(\\d+)\x00")
+
+
+def named_texts(replay: Any, names: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each step's text with players' names for seats: ``x`` as the open view words it, ``xs``
+    each seat's own wording where it differs (a draw by the other seat names no card). The
+    replay words each step with a stand-in for its seat; the stand-ins become names after.
+
+    >>> from replay.games.uno_lite.bots import play_game
+    >>> replay = play_game(seed=3).replay()
+    >>> texts = named_texts(replay, {"P1": "Ann"})
+    >>> [t["x"].split(" ")[0] for t in texts[1:3]]
+    ['Ann', 'P2']
+    """
+    seats = seats_of(replay)
+    tokens = {seat: _TOKEN.format(n) for n, seat in enumerate(seats)}
+    shown = [label(names, seat) for seat in seats]
+
+    def words(text: str) -> str:  # one pass: a name is never read again, whatever it holds
+        return _TOKENS.sub(lambda m: shown[int(m.group(1))], text)
+
+    out = []
+    for step in replay.steps:
+        stand_in = step._replace(seat=tokens.get(step.seat, step.seat))
+        text = stand_in.text_for(None)
+        own = {seat: stand_in.text_for(tokens[seat]) for seat in seats}
+        item: dict[str, Any] = {"x": words(text)}
+        differs = {seat: words(t) for seat, t in own.items() if t != text}
+        if differs:
+            item["xs"] = differs
+        out.append(item)
+    return out
+
+
 def title(game: Any) -> str:
     r = game.replay
     winners = list(r.winners)
@@ -41,7 +80,8 @@ def title(game: Any) -> str:
 
 
 def perspectives(replay: Any) -> list[tuple[str, str]]:
-    return [("all", "both hands")] + [(s, f"{s}\u2019s view") for s in seats_of(replay)]
+    names = log_names(replay)
+    return [("all", "both hands")] + [(s, f"{label(names, s)}\u2019s view") for s in seats_of(replay)]
 
 
 def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -49,21 +89,21 @@ def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
     return {"ends": [s["i"] for s in steps if s["kind"] in TURN_ENDS], "before": None}
 
 
-def compact_steps(replay: Any, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def compact_steps(replay: Any, steps: list[dict[str, Any]],
+                  names: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The open steps, short keys, plus each seat's own wording where it differs (a draw by the
-    other seat names no card)."""
+    other seat names no card); seats are written as their players' names (``names``)."""
     seats = seats_of(replay)
-    seen = {seat: replay.steps_json(seat) for seat in seats}
+    texts = named_texts(replay, names or {})
     out = []
-    for s in steps:
+    for s, words in zip(steps, texts):
         step = {
-            "i": s["i"], "k": s["kind"], "s": s["seat"], "x": s["text"],
+            "i": s["i"], "k": s["kind"], "s": s["seat"], "x": words["x"],
             "h": [s["hands"][seat] for seat in seats], "top": s["top"], "pile": s["pile_size"],
             "ta": s["to_act"], "turn": s["turn"], "d": s["drawn"], "c": s["card"], "w": s["winner"],
         }
-        texts = {seat: seen[seat][s["i"]]["text"] for seat in seats if seen[seat][s["i"]]["text"] != s["text"]}
-        if texts:
-            step["xs"] = texts
+        if "xs" in words:
+            step["xs"] = words["xs"]
         if s.get("t") is not None:
             step["t"] = s["t"]
         out.append(step)
@@ -71,14 +111,15 @@ def compact_steps(replay: Any, steps: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def turn_rows(steps: list[dict[str, Any]], marks: dict[int, list[dict[str, Any]]],
-              perspective: str = "all") -> list[dict[str, Any]]:
+              perspective: str = "all", names: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The record: one row per turn, its seat and its actions (each a link to its step). A card
     drawn by the other seat is marked ``hidden`` from a seat's perspective."""
     rows: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for s in steps[1:]:
         if current is None or current["seat"] != s["seat"] or current["ended"]:
-            current = {"number": len(rows) + 1, "seat": s["seat"], "actions": [], "ended": False}
+            current = {"number": len(rows) + 1, "seat": s["seat"], "name": label(names or {}, s["seat"]),
+                       "actions": [], "ended": False}
             rows.append(current)
         card = card_parts(s["card"])
         if card is not None and s["kind"] == "draw":
@@ -114,8 +155,10 @@ def board_view(game: Any, index: int, perspective: str, options: dict[str, Any])
             "winner": seat in replay.winners,
         })
     last = len(steps) - 1
+    names = {s: game.names.get(s) for s in seats}
+    compact = compact_steps(replay, steps, names)
     data = {
-        "steps": compact_steps(replay, steps),
+        "steps": compact,
         "game": {
             "seats": list(seats),
             "names": {s: game.names.get(s) for s in seats},
@@ -129,10 +172,12 @@ def board_view(game: Any, index: int, perspective: str, options: dict[str, Any])
         "top": card_parts(current["top"]),
         "pile_size": current["pile_size"],
         "drawn": card_parts(current["drawn"]),
-        "drawn_by": current["seat"] if current["kind"] == "draw" else None,
+        "drawn_by": label(names, current["seat"]) if current["kind"] == "draw" else None,
         "outcome": {"winners": list(replay.winners), "end": replay.end_reason, "turns": replay.turns,
                     "final": index == last},
-        "step": {"text": current["text"], "kind": current["kind"], "turn": current["turn"]},
-        "turn_rows": turn_rows(steps, marks, perspective),
+        "step": {"text": compact[index].get("xs", {}).get(perspective, compact[index]["x"]),
+                 "kind": current["kind"], "turn": current["turn"]},
+        "winner_names": [label(names, w) for w in replay.winners],
+        "turn_rows": turn_rows(steps, marks, perspective, names),
         "data": data,
     }

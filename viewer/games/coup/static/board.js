@@ -32,7 +32,9 @@
     e.appendChild(el("span", "sr-only", "face-down card"));
     return e;
   }
-  var MARKS = { bluff: "bluff", "true": "true", won: "won", lost: "lost" };
+  var MARKS = { bluff: "bluff", "true": "true claim", won: "won", lost: "lost" };
+  var NAMES = G.names || {};
+  function nameOf(seat) { return seat === null || seat === undefined ? "" : (NAMES[seat] || seat); }
   function markEl(e) {
     if (e.m && MARKS[e.m]) return el("span", "coup-mark " + e.m, MARKS[e.m]);
     if (e.cl) return el("span", "coup-mark unknown", "?");
@@ -77,8 +79,31 @@
     $("coup-result").textContent = s.r || "";
   }
 
+  // the claims and challenges table counts up to the step shown (game.count_changes: [step,
+  // seat, key], one per unit, in step order), never what comes later
+  var CHANGES = G.count_changes || [];
+  var countCells = {};
+  Array.prototype.forEach.call(document.querySelectorAll("#coup-counts tr[data-seat]"), function (row) {
+    var cells = {};
+    Array.prototype.forEach.call(row.querySelectorAll("[data-count]"), function (td) { cells[td.getAttribute("data-count")] = td; });
+    countCells[row.getAttribute("data-seat")] = cells;
+  });
+  function renderCounts(s) {
+    var counts = {};
+    SEATS.forEach(function (seat) { counts[seat] = { claims: 0, bluffs: 0, caught: 0, won: 0, lost: 0 }; });
+    for (var k = 0; k < CHANGES.length && CHANGES[k][0] <= s.i; k++) {
+      var c = counts[CHANGES[k][1]];
+      if (c) c[CHANGES[k][2]] += 1;
+    }
+    SEATS.forEach(function (seat) {
+      var cells = countCells[seat] || {};
+      Object.keys(cells).forEach(function (key) { cells[key].textContent = String(counts[seat][key] || 0); });
+    });
+  }
+
   function render(s) {
     SEATS.forEach(function (seat, n) { renderSeat(seat, n, s); });
+    renderCounts(s);
     $("coup-deck").textContent = String(s.deck);
     $("coup-turn").textContent = String(s.turn);
     renderStack(s);
@@ -86,9 +111,9 @@
     if (outcome) {
       var text = "";
       if (s.i === last) {
-        text = G.winners && G.winners.length ? G.winners.join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
+        text = G.winners && G.winners.length ? G.winners.map(nameOf).join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
       } else if (s.ta) {
-        text = s.ta + " to act";
+        text = nameOf(s.ta) + " to act";
       }
       outcome.textContent = text;
     }
@@ -109,9 +134,12 @@
     select.addEventListener("change", function () {
       if (select.value === G.perspective) return;
       var params = new URLSearchParams(location.search);
-      params.set("view", select.value);
+      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
       params.delete("step");
-      location.assign(location.pathname + "?" + params.toString() + "#" + viewer.step);
+      var query = params.toString();
+      // the address bar may show this view already (stepper.js keeps it there): load it anew
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
+      location.reload();
     });
   }
 

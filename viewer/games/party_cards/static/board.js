@@ -127,15 +127,25 @@
       Array.prototype.forEach.call(row.querySelectorAll(".party-result"), function (cell) { cell.hidden = future; });
     });
     var outcome = $("outcome");
-    if (outcome) {
-      var text = "";
-      if (s.i === last) {
-        text = G.winners && G.winners.length ? G.winners.map(nameOf).join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
-      } else if (s.ta) {
-        text = nameOf(s.ta) + (s.ta === s.cz && s.rv ? " picks" : " to act");
-      }
-      outcome.textContent = text;
+    if (outcome) outcome.textContent = banner(s);
+  }
+
+  // the banner says where the game stands at every step: the result at the end, else who is to
+  // act, else what the table is waiting for (the lobby, the answers, the czar's reading, the
+  // round's winner)
+  function banner(s) {
+    if (s.i === last) {
+      return G.winners && G.winners.length ? G.winners.map(nameOf).join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
     }
+    if (s.ta) return nameOf(s.ta) + (s.ta === s.cz && s.rv ? " picks" : " to act");
+    if (!(s.r > 0)) {
+      var joined = s.st.filter(function (st) { return st !== "invited"; }).length;
+      return "Lobby: " + joined + " of " + SEATS.length + " joined, waiting for round 1";
+    }
+    if (s.rw) return nameOf(s.rw) + " won round " + s.r;
+    if (s.ch !== null && s.ch !== undefined) return "Round " + s.r + ": answer " + s.ch + " picked";
+    if (s.rv) return "Round " + s.r + ": " + nameOf(s.cz) + " reads the answers";
+    return "Round " + s.r + ": " + s.an.length + " answer" + (s.an.length === 1 ? "" : "s") + " in";
   }
 
   // the score race's x is the number of rounds finished
@@ -165,7 +175,9 @@
       params.delete("round");
       if (select.value === "all") params.delete("view"); else params.set("view", select.value);
       var query = params.toString();
-      location.assign(location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      // the address bar may show this view already (stepper.js keeps it there): load it anew
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      location.reload();
     });
   }
 

@@ -8,7 +8,8 @@
   var viewer = window.GameViewer;
   if (!viewer || !viewer.register) return;
   var G = viewer.game, el = viewer.el, last = viewer.last;
-  var SEATS = G.seats;
+  var SEATS = G.seats, NAMES = G.names || {};
+  function nameOf(seat) { return seat === null || seat === undefined ? "" : (NAMES[seat] || seat); }
   var WORDS = { R: "red", G: "green", B: "blue", Y: "yellow" };
   var ends = (viewer.data.chapters && viewer.data.chapters.ends) || [];
 
@@ -54,7 +55,7 @@
     var drawnBox = $("uno-drawn-box");
     if (s.k === "draw") {
       drawnBox.hidden = false;
-      $("uno-drawn-by").textContent = s.s;
+      $("uno-drawn-by").textContent = nameOf(s.s);
       $("uno-drawn").replaceChildren(s.d && sees(s.s) ? cardEl(s.d) : el("span", "muted", "a card"));
     } else {
       drawnBox.hidden = true;
@@ -63,9 +64,9 @@
     if (outcome) {
       var text = "";
       if (s.i === last) {
-        text = G.winners && G.winners.length ? G.winners.join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
+        text = G.winners && G.winners.length ? G.winners.map(nameOf).join(", ") + " won" : "Ended: " + String(G.end || "").replace(/_/g, " ");
       } else if (s.ta) {
-        text = s.ta + " to play";
+        text = nameOf(s.ta) + " to play";
       }
       outcome.textContent = text;
     }
