@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import SAMPLE_LOGS
+from viewer.view import full_steps
 
 pytestmark = pytest.mark.browser
 
@@ -136,6 +137,7 @@ def test_uno_and_coup_say_players_names_in_steps_views_and_legends(sized, viewer
     page.goto(f"{viewer_server.url}/g/{uno_id}#1")
     ready(page)
     data = json.loads(page.locator("#replay-data").text_content())
+    data["steps"] = full_steps(data["steps"])
     names = data["game"]["names"]
     assert all(names.values()), names
     mover = data["steps"][1]["s"]
@@ -150,6 +152,7 @@ def test_uno_and_coup_say_players_names_in_steps_views_and_legends(sized, viewer
     page.goto(f"{viewer_server.url}/g/{coup_id}#1")
     ready(page)
     data = json.loads(page.locator("#replay-data").text_content())
+    data["steps"] = full_steps(data["steps"])
     names = data["game"]["names"]
     words = page.locator("#step-words").text_content()
     assert words.startswith(names[data["steps"][1]["s"]] + " "), words

@@ -10,6 +10,8 @@ from html import unescape
 
 import pytest
 
+from viewer.view import full_steps
+
 from tests.conftest import SAMPLE_LOGS
 
 ROOT_LOG = SAMPLE_LOGS / "coup" / "root" / "refusal-and-kick.log"
@@ -94,7 +96,10 @@ def test_finding_badges_say_what_the_filter_says(app, client):
 # --- the replay pages' own words -----------------------------------------------------------------
 
 def data_of(html: str) -> dict:
-    return json.loads(unescape(html.split('id="replay-data">', 1)[1].split("</script>", 1)[0]))
+    """The page's embedded data with its steps whole again (they are sent as changes)."""
+    data = json.loads(unescape(html.split('id="replay-data">', 1)[1].split("</script>", 1)[0]))
+    data["steps"] = full_steps(data["steps"])
+    return data
 
 
 def counts_table(html: str) -> list[list[int]]:
