@@ -394,11 +394,7 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
 
         for reader in (r for game in names() for r in getattr(get(game), "readers", ())):
             if reader.looks_like(text):
-                try:
-                    return [LogEntry(name, data, log=reader.read(text, name))]
-                except LogFormatError as exc:
-                    exc.source = name
-                    return [LogEntry(name, data, error=exc)]
+                return _text_entries(reader, text, data, name)
     # one JSON document, or JSON lines
     fast = _read_text(stripped) if stripped.startswith("{") else None
     if fast is not None:
@@ -427,6 +423,30 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
             entries.append(LogEntry(place, line.rstrip(b"\r"), log=parse_log(line, place)))
         except LogFormatError as exc:
             entries.append(LogEntry(place, line.rstrip(b"\r"), error=exc))
+    return entries
+
+
+def _text_entries(reader: Any, text: str, data: bytes, name: str) -> list[LogEntry]:
+    """The games a text reader finds in ``text`` (``data``'s text). A reader with ``read_games``
+    may find several (a CoupBots Root's logs one after another): each is then an entry of its
+    own, ``name:line`` at its first line, its raw bytes its lines, as in a JSON lines file."""
+    read_games = getattr(reader, "read_games", None)
+    if read_games is None:
+        try:
+            return [LogEntry(name, data, log=reader.read(text, name))]
+        except LogFormatError as exc:
+            exc.source = name
+            return [LogEntry(name, data, error=exc)]
+    parts = read_games(text, name)
+    if len(parts) == 1:
+        return [LogEntry(name, data, log=parts[0].log, error=parts[0].error)]
+    lines = data.split(b"\n")  # the text's lines are these bytes' lines (see the reader)
+    entries = []
+    for part in parts:
+        place = f"{name}:{part.first}"
+        if part.error is not None:
+            part.error.source = place
+        entries.append(LogEntry(place, b"\n".join(lines[part.first - 1:part.last]), log=part.log, error=part.error))
     return entries
 
 
