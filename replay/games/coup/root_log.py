@@ -300,7 +300,9 @@ class _Reader:
         if not self.deals:
             raise LogFormatError("a CoupBots Root log with no DECK dealt to any player: no game in it", self.source)
         seats = [s for s in self.turn_order if s in self.deals] + [s for s in self.deals if s not in self.turn_order]
-        events = [e for e in self.slots if e is not None]
+        # a message the Root refused from a player who was dealt no cards (one trying to join a
+        # game under way) is no event of this game
+        events = [e for e in self.slots if e is not None and (e["type"] != "illegal" or e["seat"] in self.deals)]
         lost = {s: 0 for s in seats}
         for e in events:
             if e["type"] == "lose" and e["seat"] in lost:
