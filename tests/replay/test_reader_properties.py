@@ -94,7 +94,7 @@ def test_a_mangled_root_log_is_read_or_refused(edits):
         else:
             lines.insert(index, line)
     text = "\n".join(lines)
-    entries = read_cleanly(text.encode())
+    read_cleanly(text.encode())
     for part in root_log.read_games(text, "fuzz.log"):
         assert (part.log is None) != (part.error is None)
 
