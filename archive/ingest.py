@@ -44,7 +44,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
-from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, is_log_name, read_logs
+from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, LogFormatError, is_log_name, read_logs
 
 from .blobs import BlobStore
 from .ids import PublicIds
@@ -283,7 +283,8 @@ class Ingester:
             elif raw.startswith(ZSTD_MAGIC):
                 part = entry.raw
             else:
-                part = lines[int(entry.source.rsplit(":", 1)[1]) - 1]
+                start, count = _span(entry)
+                part = b"\n".join(lines[start:start + count])
             item.games.append(_Game(part, entry.source, origin, listed, entry=entry))
         self._store([item], receipts=False)
         self.fold()
@@ -320,11 +321,16 @@ class Ingester:
             item.rejected = IngestResult(source, REJECTED, error=(
                 f"input is {len(data):,} bytes, over the limit of {self.max_input_bytes:,} bytes"))
             return item
-        entries = read_logs(data, source, max_decompressed=self.max_decompressed)
+        try:
+            entries = read_logs(data, source, max_decompressed=self.max_decompressed)
+        except Exception as exc:  # noqa: BLE001 - a reader's bug must not stop a walk or a watch: keep the input
+            entries = [LogEntry(source, data, error=LogFormatError(_internal(exc), source))]
         compressed = data.startswith(ZSTD_MAGIC)
         single = len(entries) == 1 and entries[0].source == source
-        if not single and not any(e.ok for e in entries) and not _looks_like_json_lines(data, compressed):
-            # a pretty-printed JSON file that is broken, not a batch of broken lines
+        if (not single and not any(e.ok for e in entries) and not _looks_like_json_lines(data, compressed)
+                and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")):
+            # a pretty-printed JSON file that is broken, not a batch of broken lines (nor a text
+            # log of several games, each refused on its own)
             single = True
             entries = [LogEntry(source, data, error=_whole_error(data, source))]
         if single:
@@ -335,14 +341,20 @@ class Ingester:
             item.games.extend(_Game(e.raw, e.source, origin, listed, entry=e) for e in entries)
             item.segments.append(data)
         else:
+            # a game per line (JSON lines), or per run of lines (a text log of several games):
+            # the receipt is the games' blobs and the other lines, in the file's order
             lines = data.split(b"\n")
-            by_line: dict[int, _Game] = {}
+            by_line: dict[int, tuple[_Game, int]] = {}
             for entry in entries:
-                number = int(entry.source.rsplit(":", 1)[1])
-                game = _Game(lines[number - 1], entry.source, origin, listed, entry=entry)
+                start, count = _span(entry)
+                game = _Game(b"\n".join(lines[start:start + count]), entry.source, origin, listed, entry=entry)
                 item.games.append(game)
-                by_line[number - 1] = game
-            item.segments.extend(by_line.get(i, line) for i, line in enumerate(lines))
+                by_line[start] = (game, count)
+            index = 0
+            while index < len(lines):
+                found = by_line.get(index)
+                item.segments.append(found[0] if found else lines[index])
+                index += found[1] if found else 1
         return item
 
     def _judge(self, game: _Game, finish: bool = True) -> None:
@@ -838,6 +850,13 @@ def _copy_column(column: tuple[Any, ...]) -> Sequence[str] | Iterator[str]:
     if kind is None and not kinds:
         return ["\\N"] * len(column)
     return map(_copy_field, column)
+
+
+def _span(entry: LogEntry) -> tuple[int, int]:
+    """Where a game of a file of several sits among the file's lines: ``(index of its first
+    line, how many lines)``. Its source is ``path:line``; a JSON line's raw is that line (its CR
+    dropped), a text log's game its lines joined."""
+    return int(entry.source.rsplit(":", 1)[1]) - 1, entry.raw.count(b"\n") + 1
 
 
 def _rejected(source: str, error: str) -> _Input:

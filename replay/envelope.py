@@ -19,8 +19,24 @@ from pydantic import BaseModel, field_serializer, field_validator
 from pydantic_core import PydanticCustomError
 
 
+#: why a log's identifying text cannot hold NUL: every entry point (``validate``, ``ingest``,
+#: upload) refuses it with this message, whatever database stands behind it
+NUL_MESSAGE = "contains a NUL character (\\u0000), which a game log's names and ids may not hold"
+
+
+def no_nul(value: Any) -> Any:
+    """``value`` unless it is text holding NUL: ids and names are indexed as SQL text, which on
+    PostgreSQL cannot hold it, so the log is refused where it is read (the same everywhere)."""
+    if isinstance(value, str) and "\x00" in value:
+        raise PydanticCustomError("nul", NUL_MESSAGE)
+    return value
+
+
 class Envelope(BaseModel):
-    """``started_at`` checked and written one way, player names, and the canonical JSON."""
+    """``started_at`` checked and written one way, ``game_id`` without NUL, player names, and
+    the canonical JSON."""
+
+    _game_id_without_nul = field_validator("game_id", check_fields=False)(no_nul)
 
     @field_validator("started_at", check_fields=False)
     @classmethod

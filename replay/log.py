@@ -29,13 +29,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
+from .envelope import no_nul
 from .errors import ReplayError
 from .reading import read_text
 
 DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
+#: how deep a log's JSON may nest arrays and objects: a game log needs 6 levels, and meta or
+#: unknown fields a few more; every entry point refuses deeper JSON with ``depth_message``
+MAX_DEPTH = 32
 
 
 class LogFormatError(ReplayError, ValueError):
@@ -72,6 +76,8 @@ class Player(_Open):
     id: str | None = Field(None, max_length=200, description="the bot platform's user id")
     bot: str | None = Field(None, max_length=200, description="bot name and version; null for a person")
 
+    _without_nul = field_validator("name", "id", "bot")(no_nul)
+
 
 
 # --- readers ---------------------------------------------------------------------------------
@@ -86,11 +92,63 @@ def parse_log(data: "str | bytes | dict[str, Any]", source: str | None = None) -
     suspect = True  # of holding a lone surrogate: a decoded object may hold one anywhere
     if not isinstance(data, dict):
         fast = _read_text(data)  # never reads a lone surrogate: the JSON parser refuses them
-        if fast is not None:
+        if fast is not None and not nested_deeper(data):
             return fast
         suspect = _may_hold_surrogates(data)
-        data = _loads(data, source)
+        text, data = data, _loads(data, source)
+        if nested_deeper(text):
+            raise LogFormatError(depth_message(), source)
+    elif _depth_over(data):
+        raise LogFormatError(depth_message(), source)
     return _validate(data, source, suspect)
+
+
+def depth_message(most: int = MAX_DEPTH) -> str:
+    """The one refusal of JSON nested too deeply, the same from every entry point."""
+    return f"JSON nested deeper than {most} levels: not a game log"
+
+
+_ESCAPE = re.compile(rb"\\.", re.DOTALL)
+#: braces read as brackets (nesting is nesting, whichever the kind)...
+_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
+#: ...and every byte but the brackets and the quote deleted (both by one ``bytes.translate``)
+_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b'[]{}"')))
+
+
+def nested_deeper(text: "str | bytes", most: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` (a document, or JSON lines) nests arrays and objects deeper than ``most``.
+
+    At C speed (no Python step per token, which cost more than reading the log): escapes, then
+    every byte but brackets and quotes, then what the quotes enclose are taken out; then each
+    pass takes out the empty pairs ``[]``, which is one level of nesting, and ``most + 1``
+    passes that each take something out mean a deeper nesting. Text that is not JSON gives no
+    false alarm from brackets that do not pair (a pass that takes nothing out ends the count).
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= most:
+        return False
+    if b"\\" in data:
+        data = _ESCAPE.sub(b"", data)
+    brackets = b"".join(data.translate(_AS_BRACKETS, _NOT_STRUCTURE).split(b'"')[::2])
+    for _ in range(most + 1):
+        shorter = brackets.replace(b"[]", b"")
+        if len(shorter) == len(brackets):
+            return False
+        brackets = shorter
+    return True
+
+
+def _depth_over(value: Any, most: int = MAX_DEPTH) -> bool:
+    """``nested_deeper`` for a decoded JSON value (a log given as a dict)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth > most:
+                return True
+            items = node.values() if isinstance(node, dict) else node
+            stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return False
 
 
 def _may_hold_surrogates(text: "str | bytes") -> bool:
@@ -160,7 +218,8 @@ def _model(cls: type, fields: dict[str, Any], fields_set: set[str], extra: dict[
 
 
 def _fast_text(value: Any, limit: int = 200) -> bool:
-    return value is None or (type(value) is str and len(value) <= limit)
+    """An optional short text that validation takes as it is (no NUL: see ``no_nul``)."""
+    return value is None or (type(value) is str and len(value) <= limit and "\x00" not in value)
 
 
 def _fast_open(cls: type, value: Any, names: tuple[str, ...]) -> Any:
@@ -314,7 +373,7 @@ def _loads(data: "str | bytes", source: str | None) -> Any:
         msg = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg  # "...starting at" + " at line": one "at"
         raise LogFormatError(f"not JSON: {msg} at line {exc.lineno} column {exc.colno}{hint}", source) from None
     except RecursionError:
-        raise LogFormatError("not a game log: JSON nested too deeply", source) from None
+        raise LogFormatError(depth_message(), source) from None
     except ValueError:  # Python's bound on the digits of an integer it converts from text
         raise LogFormatError(f"not a game log: a number of more than {sys.get_int_max_str_digits():,} digits",
                              source) from None
@@ -394,21 +453,19 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
 
         for reader in (r for game in names() for r in getattr(get(game), "readers", ())):
             if reader.looks_like(text):
-                try:
-                    return [LogEntry(name, data, log=reader.read(text, name))]
-                except LogFormatError as exc:
-                    exc.source = name
-                    return [LogEntry(name, data, error=exc)]
+                return _text_entries(reader, text, data, name)
     # one JSON document, or JSON lines
     fast = _read_text(stripped) if stripped.startswith("{") else None
-    if fast is not None:
+    if fast is not None and not nested_deeper(stripped):
         return [LogEntry(name, data, log=fast)]
     try:
         whole = json.loads(stripped)
     except ValueError:  # not JSON (JSONDecodeError), or a number too long: parse_log says which
         whole = None
     except RecursionError:
-        return [LogEntry(name, data, error=LogFormatError("not a game log: JSON nested too deeply", name))]
+        return [LogEntry(name, data, error=LogFormatError(depth_message(), name))]
+    if isinstance(whole, dict) and nested_deeper(stripped):
+        return [LogEntry(name, data, error=LogFormatError(depth_message(), name))]
     if whole is None and "\n" in stripped and not _first_line_is_a_json_object(stripped):
         whole = stripped  # one document that does not parse (e.g. truncated): one error, not one per line
     if whole is not None or "\n" not in stripped:
@@ -427,6 +484,30 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
             entries.append(LogEntry(place, line.rstrip(b"\r"), log=parse_log(line, place)))
         except LogFormatError as exc:
             entries.append(LogEntry(place, line.rstrip(b"\r"), error=exc))
+    return entries
+
+
+def _text_entries(reader: Any, text: str, data: bytes, name: str) -> list[LogEntry]:
+    """The games a text reader finds in ``text`` (``data``'s text). A reader with ``read_games``
+    may find several (a CoupBots Root's logs one after another): each is then an entry of its
+    own, ``name:line`` at its first line, its raw bytes its lines, as in a JSON lines file."""
+    read_games = getattr(reader, "read_games", None)
+    if read_games is None:
+        try:
+            return [LogEntry(name, data, log=reader.read(text, name))]
+        except LogFormatError as exc:
+            exc.source = name
+            return [LogEntry(name, data, error=exc)]
+    parts = read_games(text, name)
+    if len(parts) == 1:
+        return [LogEntry(name, data, log=parts[0].log, error=parts[0].error)]
+    lines = data.split(b"\n")  # the text's lines are these bytes' lines (see the reader)
+    entries = []
+    for part in parts:
+        place = f"{name}:{part.first}"
+        if part.error is not None:
+            part.error.source = place
+        entries.append(LogEntry(place, b"\n".join(lines[part.first - 1:part.last]), log=part.log, error=part.error))
     return entries
 
 

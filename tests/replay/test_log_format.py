@@ -80,7 +80,7 @@ def test_read_logs_handles_json_jsonl_and_zstd():
     (b"\x00\xff\xfe binary", "not UTF-8"),
     (b'{"format": "floating-bridge/1", "hands": {', "truncated"),
     (b"[1, 2]", "must be a JSON object"),
-    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+    (b"[" * 100000 + b"]" * 100000, "JSON nested deeper than 32 levels: not a game log"),
 ])
 def test_broken_input_gets_a_reason(data, expected):
     entries = read_logs(data, "x")

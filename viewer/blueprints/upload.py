@@ -24,7 +24,7 @@ from flask import (Blueprint, Response, current_app, g, jsonify, redirect, rende
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from replay.log import ZSTD_MAGIC, LogFormatError, decompress_zstd, read_logs
+from replay.log import ZSTD_MAGIC, LogFormatError, decompress_zstd, depth_message, nested_deeper, read_logs
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive, wants_json
@@ -110,25 +110,6 @@ def check_name(name: str) -> None:
         raise Refused("the file name may not contain a path (no '/', '\\', '..' or control characters)", 400)
 
 
-def json_depth_over(data: bytes, most: int) -> bool:
-    """True if ``data`` (JSON text) nests arrays/objects deeper than ``most``."""
-    depth = 0
-    for match in _JSON_TOKENS.finditer(data):
-        ch = match.group()
-        if ch in (b"[", b"{"):
-            depth += 1
-            if depth > most:
-                return True
-        elif ch in (b"]", b"}"):
-            depth -= 1
-        elif ch == b"\n":
-            depth = 0  # JSON lines: each line on its own
-    return False
-
-
-_JSON_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"?|[\[\]{}\n]')
-
-
 def read_upload(name: str, data: bytes) -> list:
     """The games in one file (``LogEntry`` list), or ``Refused`` saying why none can be stored."""
     check_name(name)
@@ -145,9 +126,9 @@ def read_upload(name: str, data: bytes) -> list:
         except LogFormatError as exc:
             status = 413 if "limit" in str(exc) else 422
             raise Refused(f"{exc}: not stored", status) from None
-    depth = limit("UPLOAD_MAX_DEPTH")
-    if json_depth_over(text, depth):
-        raise Refused(f"JSON nested deeper than {depth} levels: not a game log", 422)
+    depth = limit("UPLOAD_MAX_DEPTH")  # the reader refuses past replay.log.MAX_DEPTH (32) in any case
+    if nested_deeper(text, depth):
+        raise Refused(depth_message(depth), 422)
     entries = read_logs(data, name, max_decompressed=limit("UPLOAD_MAX_DECOMPRESSED"))
     if len(entries) > limit("UPLOAD_MAX_GAMES"):
         raise Refused(f"the file holds {len(entries)} games; at most {limit('UPLOAD_MAX_GAMES')} per upload", 413)
@@ -156,18 +137,6 @@ def read_upload(name: str, data: bytes) -> list:
         reason = str(first) if len(entries) == 1 else f"none of its {len(entries)} games can be read; first: {first}"
         raise Refused(reason, 422)
     return entries
-
-
-def text_problem(log) -> str | None:
-    """Why a readable game cannot be indexed (a NUL character, which SQL text cannot hold)."""
-    fields = [("game_id", log.game_id)]
-    for seat, player in log.players.items():
-        name = getattr(seat, "name", str(seat))
-        fields += [(f"players.{name}.{k}", getattr(player, k)) for k in ("name", "id", "bot")]
-    for place, value in fields:
-        if isinstance(value, str) and "\x00" in value:
-            return f"{place}: contains a NUL character (\\u0000)"
-    return None
 
 
 def game_links(outcome, first_step: int | None = None) -> dict[str, Any]:
@@ -195,34 +164,39 @@ def game_links(outcome, first_step: int | None = None) -> dict[str, Any]:
     return out
 
 
-def store_file(name: str, data: bytes) -> FileResult:
-    """Check one file and store its readable games; never raises for bad content."""
-    shown = display_name(name)
-    result = FileResult(shown, len(data))
+def check_file(name: str, data: bytes) -> tuple[FileResult, list | None]:
+    """One file read and checked, nothing stored: its result so far and its games (``LogEntry``
+    list), or no games when the whole file is refused (the result then says why)."""
+    result = FileResult(display_name(name), len(data))
     try:
         entries = read_upload(name, data)
     except Refused as exc:
         result.reason, result.http_status = exc.reason, exc.status
-        return result
+        return result, None
+    if len(entries) == 1 and entries[0].error is not None:
+        result.reason, result.http_status = str(entries[0].error), 422
+        return result, None
+    return result, entries
+
+
+def store_checked(result: FileResult, name: str, data: bytes, entries: list) -> FileResult:
+    """Store the readable games of a checked file; each game's outcome (and delete token) goes
+    into ``result``."""
     from archive.uploads import UploadOutcome
 
-    problems = {id(e): text_problem(e.log) if e.ok else str(e.error) for e in entries}
-    if len(entries) == 1 and problems[id(entries[0])]:
-        result.reason, result.http_status = problems[id(entries[0])], 422
-        return result
     store = uploads()
     outcomes = []
     try:
-        if not any(problems.values()):
+        if all(e.ok for e in entries):
             outcomes = store.ingest(data, name)
         else:
             for entry in entries:
-                if problems[id(entry)]:
-                    outcomes.append(UploadOutcome(entry.source, "refused", error=problems[id(entry)]))
-                else:
+                if entry.ok:
                     outcomes.extend(store.ingest(entry.raw, entry.source))
+                else:
+                    outcomes.append(UploadOutcome(entry.source, "refused", error=str(entry.error)))
     except SQLAlchemyError as exc:
-        current_app.logger.error("upload %r could not be stored: %r", shown, exc)
+        current_app.logger.error("upload %r could not be stored: %r", result.file, exc)
         raise PageError("the archive could not store the upload right now; try again later", 503,
                         "Archive unavailable") from None
     result.games = [game_links(o, _first_finding_step(entries, o.source)
@@ -242,6 +216,12 @@ def store_file(name: str, data: bytes) -> FileResult:
         refused = sum(1 for o in outcomes if o.status == "refused")
         result.reason = f"{refused} of {len(outcomes)} games could not be read and were not stored"
     return result
+
+
+def store_file(name: str, data: bytes) -> FileResult:
+    """Check one file and store its readable games; never raises for bad content."""
+    result, entries = check_file(name, data)
+    return result if entries is None else store_checked(result, name, data, entries)
 
 
 def _first_finding_step(entries, source: str) -> int | None:
@@ -264,7 +244,11 @@ def store_files(files: list[tuple[str, bytes]]) -> tuple[list[FileResult], int]:
     most = limit("UPLOAD_MAX_FILES")
     if len(files) > most:
         raise PageError(f"{len(files)} files in one upload; at most {most} are allowed", 413, "Too many files")
-    results = [store_file(name, data) for name, data in files]
+    # every file is read and checked before any is stored: a refusal (or a reader's failure) on
+    # one file can never leave another's games stored with no answer, and no delete token given
+    checked = [check_file(name, data) for name, data in files]
+    results = [result if entries is None else store_checked(result, name, data, entries)
+               for (name, data), (result, entries) in zip(files, checked)]
     if any(g.get("status") in STORED_STATUSES for r in results for g in r.games):
         return results, 201
     if any(r.status == "duplicate" for r in results):

@@ -28,6 +28,7 @@ replay.log.LogFormatError: line 1: 'Q' is not a Coup card (D, A, B, C, E or a ch
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -49,29 +50,45 @@ _STAMPS = (
 COMMANDS = frozenset(("ACT", "BLOCK", "CHAL", "SHOW", "LOSE", "COINS", "DECK", "CHOOSE", "KEEP", "PLAYER",
                       "START", "READY", "TURN", "EXIT", "OK", "ILLEGAL", "DEAD", "END", "HELLO"))
 _RELAYED = frozenset(("ACT", "BLOCK", "CHAL", "SHOW", "LOSE", "KEEP"))
-#: how far ``looks_like`` reads before it gives up (a real Root log opens with debugging output)
-LOOK_LINES = 5000
+#: messages a player sends only while a game is being set up (before the deal)
+_JOINING = frozenset(("HELLO", "READY"))
+#: the longest coin count read (the log model takes at most 10,000 coins)
+MAX_COUNT_DIGITS = 6
+_COUNT = re.compile(r"[0-9]{1,%d}" % MAX_COUNT_DIGITS)
 
 
-def _match(line: str):
+def _lines(text: str) -> list[str]:
+    """The text's lines, split where its bytes split at ``\\n`` (a CR before it dropped), so that
+    line ``n`` is line ``n`` of the file's bytes, as in a JSON lines file."""
+    lines = text.split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _quote(text: str, most: int = 60) -> str:
+    """``text`` quoted for an error message, cut to ``most`` characters (a line may be huge)."""
+    shown = repr(text)
+    return shown if len(shown) <= most else shown[:most - 4] + "...'"
+
+
+def _match(line: str) -> "tuple[re.Match[str], list[str], str] | None":
+    """The line's form, the fields of its message and the message; None for any other line
+    (also for a message of only separators, such as ``Player 1: |``: an empty message)."""
+    if "layer" not in line:  # every form names a player or players: most noise goes at C speed
+        return None
     match = _FORM.search(line)
     if match is None:
         return None
     msg = match["msg"].strip()
-    if not msg:
+    fields = [f for f in _SPLIT.split(msg) if f]
+    if not fields:
         return None
-    return match, msg
+    return match, fields, msg
 
 
 def looks_like(text: str) -> bool:
-    """Whether ``text`` is a Root's log: a line among its first ones carries a protocol message."""
-    for number, line in enumerate(text.splitlines()):
-        if number >= LOOK_LINES:
-            break
-        found = _match(line)
-        if found and _SPLIT.split(found[1], 1)[0] in COMMANDS:
-            return True
-    return False
+    """Whether ``text`` is a Root's log: a line of it carries a protocol message, after any
+    amount of debugging output."""
+    return any(found is not None and found[1][0] in COMMANDS for found in map(_match, _lines(text)))
 
 
 def _stamp(line: str) -> datetime | None:
@@ -125,9 +142,8 @@ class _Reader:
             raise self.fail(previous[2], previous[3])
 
     # -- messages ---------------------------------------------------------------------------
-    def received(self, number: int, player: str, msg: str) -> None:
+    def received(self, number: int, player: str, fields: list[str], msg: str) -> None:
         self.check_unread(player)
-        fields = [f for f in _SPLIT.split(msg) if f]
         command = fields[0]
         try:
             slot = self.receive_command(number, player, command, fields)
@@ -145,7 +161,7 @@ class _Reader:
         def need(count: int) -> None:
             if len(fields) != count:
                 raise self.fail(number, f"{command} from player {player} has {len(fields) - 1} fields, "
-                                f"not {count - 1}: {' '.join(fields)!r}")
+                                f"not {count - 1}: {_quote(' '.join(fields))}")
 
         def own(field: str) -> str:
             if field != player:
@@ -153,7 +169,7 @@ class _Reader:
             return field
 
         if command not in COMMANDS:
-            raise self.fail(number, f"{fields[0]!r} is not a message of the CoupBots protocol")
+            raise self.fail(number, f"{_quote(fields[0])} is not a message of the CoupBots protocol")
         if command == "ACT":
             if len(fields) not in (3, 4):
                 need(4)
@@ -192,12 +208,11 @@ class _Reader:
             return self.add({"type": "exchange", "seat": player, "drawn": drawn, "kept": kept})
         return None  # OK, READY, HELLO and the like: no game information
 
-    def sent(self, number: int, to: str | None, msg: str, broadcast: bool) -> bool:
+    def sent(self, number: int, to: str | None, fields: list[str], msg: str, broadcast: bool) -> bool:
         """A message the Root sent; returns False once the log is closed (``EXIT``)."""
-        fields = [f for f in _SPLIT.split(msg) if f]
         command = fields[0]
         if command not in COMMANDS:
-            raise self.fail(number, f"{fields[0]!r} is not a message of the CoupBots protocol")
+            raise self.fail(number, f"{_quote(fields[0])} is not a message of the CoupBots protocol")
         if command == "EXIT":
             return False
         if broadcast and command in _RELAYED:
@@ -225,8 +240,10 @@ class _Reader:
             self.last[to] = (slot, raw, _line, None)
             return True
         if command == "COINS":
-            if len(fields) != 3 or not fields[2].isdigit():
-                raise self.fail(number, f"COINS needs a player id and a count: {msg!r}")
+            # ASCII digits only ("²" is a digit to str.isdigit, not to int) and few of them (int()
+            # of thousands of digits is refused, and no game holds that many coins)
+            if len(fields) != 3 or not _COUNT.fullmatch(fields[2]):
+                raise self.fail(number, f"COINS needs a player id and a count: {_quote(msg)}")
             seat, coins = fields[1], int(fields[2])
             if self.last_coins.get(seat) != coins:
                 self.add({"type": "coins", "seat": seat, "coins": coins})
@@ -234,7 +251,7 @@ class _Reader:
             return True
         if command == "TURN":
             if len(fields) != 2:
-                raise self.fail(number, f"TURN needs a player id: {msg!r}")
+                raise self.fail(number, f"TURN needs a player id: {_quote(msg)}")
             if not self.first_round_done:
                 if fields[1] in self.turn_order:
                     self.first_round_done = True
@@ -243,7 +260,7 @@ class _Reader:
             return True
         if command == "END":
             if len(fields) != 2:
-                raise self.fail(number, f"END needs a player id: {msg!r}")
+                raise self.fail(number, f"END needs a player id: {_quote(msg)}")
             if fields[1] not in self.left:
                 self.left.add(fields[1])
                 self.add({"type": "leave", "seat": fields[1]})
@@ -283,7 +300,9 @@ class _Reader:
         if not self.deals:
             raise LogFormatError("a CoupBots Root log with no DECK dealt to any player: no game in it", self.source)
         seats = [s for s in self.turn_order if s in self.deals] + [s for s in self.deals if s not in self.turn_order]
-        events = [e for e in self.slots if e is not None]
+        # a message the Root refused from a player who was dealt no cards (one trying to join a
+        # game under way) is no event of this game
+        events = [e for e in self.slots if e is not None and (e["type"] != "illegal" or e["seat"] in self.deals)]
         lost = {s: 0 for s in seats}
         for e in events:
             if e["type"] == "lose" and e["seat"] in lost:
@@ -304,22 +323,115 @@ class _Reader:
         return parse(data, self.source)
 
 
-def read(text: str, name: str | None = None) -> CoupLog:
-    """One game from a Root's log text; raises ``LogFormatError`` naming the line it cannot read."""
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One game of a Root's log: the file's lines ``first`` to ``last`` (from 1, both included)
+    and the game's log, or why it cannot be read."""
+
+    first: int
+    last: int
+    log: CoupLog | None = None
+    error: LogFormatError | None = None
+
+
+#: a protocol line: (its number, from 1; its form; its message's fields; the message)
+_Line = tuple[int, "re.Match[str]", list[str], str]
+
+
+def _refused_joins(protocol: list[_Line]) -> set[int]:
+    """The HELLO and READY messages (their indexes) that the Root answered with ``ILLEGAL``: a
+    player trying to join a game under way, which begins no new game."""
+    refused: set[int] = set()
+    answer: dict[str, str] = {}  # player -> the next message sent to that player alone
+    for index in range(len(protocol) - 1, -1, -1):
+        _number, match, fields, _msg = protocol[index]
+        if match["dst"] is not None:
+            answer[match["dst"]] = fields[0]
+        elif match["src"] is not None and fields[0] in _JOINING and answer.get(match["src"]) == "ILLEGAL":
+            refused.add(index)
+    return refused
+
+
+def _holds_game(protocol: list[_Line]) -> bool:
+    """Whether protocol lines hold a game: a deal, or a move a player made."""
+    return any((match["dst"] is not None and fields[0] == "DECK") or (match["src"] is not None and fields[0] in _RELAYED)
+               for _number, match, fields, _msg in protocol)
+
+
+def _split(protocol: list[_Line]) -> list[list[_Line]]:
+    """The protocol lines of each game, in order. A game ends at ``EXIT``, or where a player
+    joins again (``HELLO``, ``READY`` that the Root does not refuse) after cards were dealt:
+    several Root logs in one file, with or without their ``EXIT``. Lines holding no game (what a
+    Root logs after its ``EXIT``) belong to no game."""
+    refused = _refused_joins(protocol)
+    games: list[list[_Line]] = [[]]
+    dealt = closed = False
+    for index, line in enumerate(protocol):
+        _number, match, fields, _msg = line
+        command = fields[0]
+        if closed or (dealt and match["src"] is not None and command in _JOINING and index not in refused):
+            games.append([])
+            dealt = closed = False
+        games[-1].append(line)
+        if match["dst"] is not None and command == "DECK":
+            dealt = True
+        elif match["src"] is None and command == "EXIT":
+            closed = True
+    found = [game for game in games if _holds_game(game)]
+    return found or [games[0]]  # no game at all: the first part says why (no DECK dealt)
+
+
+def _read_game(protocol: list[_Line], name: str | None, lines: int) -> CoupLog:
     reader = _Reader(name)
-    lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
-        found = _match(line)
-        if found is None:
-            continue
-        match, msg = found
-        stamp = _stamp(line)
+    for number, match, fields, msg in protocol:
+        stamp = _stamp(match.string)
         if stamp is not None:
             reader.now = stamp
             if reader.started is None:
                 reader.started = stamp
         if match["src"] is not None:
-            reader.received(number, match["src"], msg)
-        elif not reader.sent(number, match["dst"], msg, match["dst"] is None):
+            reader.received(number, match["src"], fields, msg)
+        elif not reader.sent(number, match["dst"], fields, msg, match["dst"] is None):
             break
-    return reader.log(name, len(lines))
+    return reader.log(name, lines)
+
+
+def read_games(text: str, name: str | None = None) -> list[Part]:
+    """Every game in a Root's log text, in order, each with its lines: a file may hold several
+    Root logs one after another (with or without ``EXIT``), like a JSON lines file.
+
+    Each game's lines run from the line after the previous game's to the line before the next
+    game's first protocol line, so that the file is its games' lines end to end and each game's
+    lines, read alone, read as that game. Never raises for bad content: a game that cannot be
+    read comes back with its ``LogFormatError`` naming the line.
+    """
+    raw_lines = text.split("\n")
+    protocol: list[_Line] = []
+    for number, line in enumerate(_lines(text), start=1):
+        found = _match(line)
+        if found is not None:
+            protocol.append((number, *found))
+    games = _split(protocol)
+    parts = []
+    for index, game in enumerate(games):
+        first = parts[-1].last + 1 if parts else 1
+        last = games[index + 1][0][0] - 1 if index + 1 < len(games) else len(raw_lines)
+        count = len("\n".join(raw_lines[first - 1:last]).splitlines())
+        try:
+            parts.append(Part(first, last, log=_read_game(game, name, count)))
+        except LogFormatError as exc:
+            exc.source = name
+            parts.append(Part(first, last, error=exc))
+    return parts
+
+
+def read(text: str, name: str | None = None) -> CoupLog:
+    """The one game of a Root's log text; raises ``LogFormatError`` naming the line it cannot
+    read (or saying that the text holds several games: ``read_games`` reads those)."""
+    parts = read_games(text, name)
+    if len(parts) > 1:
+        raise LogFormatError(f"{len(parts)} games in one Root log (from lines "
+                             f"{', '.join(str(p.first) for p in parts)}): read them with read_games", name)
+    if parts[0].error is not None:
+        raise parts[0].error
+    return parts[0].log

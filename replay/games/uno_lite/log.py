@@ -163,6 +163,26 @@ class UnoLog(_Open, Envelope):
     end: End | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_entry_a_seat(cls, data: Any) -> Any:
+        # seats are read case-insensitively, so "p1" beside "P1" names one seat twice: which name
+        # is meant cannot be told, and keeping either would silently drop the other
+        players = data.get("players") if isinstance(data, dict) else None
+        if isinstance(players, dict) and len(players) > 1:
+            seen: dict[str, Any] = {}
+            for key in players:
+                try:
+                    seat = _seat(key)
+                except PydanticCustomError:
+                    continue  # not a seat: the field's own check names it
+                if seat in seen:
+                    raise PydanticCustomError(
+                        "seat_twice", "players: {first} and {second} are the same seat ({seat}): a seat has one entry",
+                        {"first": _short_repr(seen[seat]), "second": _short_repr(key), "seat": seat})
+                seen[seat] = key
+        return data
+
     @model_validator(mode="after")
     def _chat_cap(self) -> "UnoLog":
         chats = list(map(type, self.events)).count(ChatEvent)  # counted in C: each type is one class
