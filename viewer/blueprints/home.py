@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from ..app import PageError, get_archive
-from .replay import canonical_code, decode_code, names_of, players_query
+from .replay import canonical_code, decode_code, players_query
 
 bp = Blueprint("home", __name__)
 GAME_LINK = re.compile(r"^(?:/embed)?/g/([A-Za-z0-9_-]{1,64})/?$")
@@ -32,7 +32,7 @@ def target_for(text: str) -> str:
             return f"/g/{game.group(1)}"
     log = decode_code(text)  # bare codes, #code, new and legacy links, with players=...
     code = canonical_code(log, text)
-    query = players_query(names_of(log))
+    query = players_query(log)
     return f"/r/{code}" + (f"?{query}" if query else "")
 
 
