@@ -108,10 +108,8 @@
     if (!select) return;
     select.addEventListener("change", function () {
       if (select.value === G.perspective) return;
-      var params = new URLSearchParams(location.search);
-      params.set("view", select.value);
-      params.delete("step");
-      location.assign(location.pathname + "?" + params.toString() + "#" + viewer.step);
+      // the names (players=) are kept as written: URLSearchParams would merge them
+      location.assign(location.pathname + viewer.editQuery(location.search, { view: select.value, step: null }) + "#" + viewer.step);
     });
   }
 

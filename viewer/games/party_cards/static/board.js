@@ -160,12 +160,9 @@
     // a seat's view is a page of its own (it embeds only what that seat saw)
     var select = $("perspective");
     if (select) select.addEventListener("change", function () {
-      var params = new URLSearchParams(location.search);
-      params.delete("step");
-      params.delete("round");
-      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
-      var query = params.toString();
-      location.assign(location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      // the names (players=) are kept as written: URLSearchParams would merge them
+      var query = viewer.editQuery(location.search, { step: null, round: null, view: select.value === "all" ? null : select.value });
+      location.assign(location.pathname + query + "#" + v.step);
     });
   }
 
