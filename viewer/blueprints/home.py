@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
+from replay.codec import parse_link
+
 from ..app import PageError, get_archive
 from .replay import canonical_code, decode_code, players_query
 
@@ -30,8 +32,9 @@ def target_for(text: str) -> str:
         game = GAME_LINK.match(parts.path or "")
         if game:
             return f"/g/{game.group(1)}"
-    log = decode_code(text)  # bare codes, #code, new and legacy links, with players=...
-    code = canonical_code(log, text)
+    log = decode_code(text)  # bare codes, #code, new and legacy links, with players=... (checked)
+    given, _ = parse_link(text)
+    code = canonical_code(decode_code(given), given)  # the code's own game: link names stay in the query
     query = players_query(log)
     return f"/r/{code}" + (f"?{query}" if query else "")
 
