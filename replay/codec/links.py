@@ -54,7 +54,10 @@ def format_names(names: Mapping[str, str | None], seats: Sequence[str]) -> str:
     parts = [quote(clean_name(names.get(seat) or ""), safe="") for seat in seats]
     while parts and not parts[-1]:
         parts.pop()
-    return ",".join(parts)
+    value = ",".join(parts)
+    # a link's last character, were it a full stop, would be read as the end of a sentence
+    # (``parse_link`` trims it): the only one ``quote`` leaves bare is escaped
+    return value[:-1] + "%2E" if value.endswith(".") else value
 
 
 def parse_names(value: str) -> tuple[str, ...]:
