@@ -178,6 +178,7 @@ def test_cli_encode_url_names_then_decode_with_all_too_few_and_too_many_names(cl
     assert back.replay().findings == [] and back.replay().end_reason == log.replay().end_reason
     status, out, err = cli_runner("decode", fewer)
     assert status == 0 and "Traceback" not in out + err
+    assert f"{seats[0]} Ann" in out or f"{seats[0]} (Ann)" in out  # the link's name on its seat
     # too many: exit 2 with the reason, no traceback
     more = f"{BASE}/r/{stripped(log)}?players=" + ",".join(f"N{i}" for i in range(len(seats) + 1))
     for args in ((more,), (more, "--json")):
