@@ -4,10 +4,10 @@ Open Graph and Twitter tags link previews read.
 Those are one line of plain text, made of untrusted names and card texts, that a tab or a chat
 app shows with no markup and often no bidi isolation. ``meta_text`` is the one function every
 one of them goes through (``base.html``'s title, ``_shell.html``'s ``social`` macro, the boards'
-own preview texts): a right-to-left override in a player's name must not turn the title round.
+own preview texts): a right-to-left override in a player's name must not turn the title about.
 
->>> meta_text("Coup: \\u202eAnn\\u202c, Bo\\nJr\\x00,  Cy")
-'Coup: Ann, Bo Jr, Cy'
+>>> meta_text("Game: \\u202eAnn\\u202c, Bo\\nJr\\x00,  Cy")
+'Game: Ann, Bo Jr, Cy'
 >>> meta_text("a" * 10, 6)
 'aaaaa\\u2026'
 """

@@ -94,8 +94,8 @@ def encode(game: Any) -> str:
 
 
 def seat_order(log: Any) -> tuple[str, ...]:
-    """A log's seats in table order, as text: the log's own where a game's tables vary (Coup's
-    ``seat_order``, party cards' ``seats``), else its game's. Link names are positional in it."""
+    """A log's seats in table order, as text: the log's own where a game's tables vary (its
+    ``seat_order`` or ``seats``), else its game's. Link names are positional in it."""
     from ..games import game_for_format
 
     return _own_seats(log) or tuple(game_for_format(log.format).seats)
@@ -113,7 +113,7 @@ def _own_seats(log: Any) -> tuple[str, ...]:
 def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
     """The log with these player names: a mapping by the log's own seats, or names in seat
     order (a link's), keeping what the log knew of each player. Where the log lists its own
-    seats (Coup, party cards: ``players`` is their seat list, so it names every seat or none)
+    seats (``players`` is then its seat list, so it names every seat or none)
     every seat keeps an entry, in table order; elsewhere only named seats have one.
     ``NamesError`` for a seat the game does not have or more names than seats."""
     from ..games import game_for_format
@@ -129,7 +129,7 @@ def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
         by_seat = {seat: clean_name(names.get(seat) or "") for seat in seats}
     else:
         by_seat = names_by_seat(seats, names)
-    seat_key = getattr(game_for_format(log.format), "seat_key", None)  # how the log keys players (bridge: Seat)
+    seat_key = getattr(game_for_format(log.format), "seat_key", None)  # how the log keys its players
     players = {}
     for seat in seats:
         key = seat_key(seat) if seat_key else seat
@@ -172,7 +172,7 @@ def is_fallback_code(text: str) -> bool:
 
 def replay_url(replay, base: str, names: bool = False) -> str:
     """``{base}/r/{code}``; with ``names=True`` also ``?players=...``: the names in the game's
-    seat order (``seat_order``: every seat of a Coup or party table), each percent-encoded."""
+    seat order (``seat_order``: every seat of the table), each percent-encoded."""
     log = getattr(replay, "log", replay)
     url = f"{base.rstrip('/')}/r/{encode(replay)}"
     if names:

@@ -1,9 +1,9 @@
 """Finding the code (and the optional player names) in whatever text a user pastes.
 
-Names are positional: ``players=`` lists them in the game's own seat order (bridge N, E, S,
-W; UNO Lite P1, P2; Coup's and party cards' seats as the log lists them), an empty entry for
-an unnamed seat; a link may leave trailing unnamed seats off. More names than the game has
-seats is refused (``NamesError``): those names belong to another game.
+Names are positional: ``players=`` lists them in the game's own seat order (its seats, or
+those its log lists for a game whose tables vary), an empty entry for an unnamed seat; a link
+may leave trailing unnamed seats off. More names than the game has seats is refused
+(``NamesError``): those names belong to another game.
 
 >>> parse_link("https://replays.example/r/Babc?players=Ann,Bo%2C%20Jr,,Dee")
 ('Babc', ('Ann', 'Bo, Jr', '', 'Dee'))
@@ -13,10 +13,10 @@ seats is refused (``NamesError``): those names belong to another game.
 'Ann,Bo%2C%20Jr,,Dee'
 >>> names_by_seat(("1", "2", "3"), ("Ann", "", "Cy"))
 {'1': 'Ann', '3': 'Cy'}
->>> names_by_seat(("P1", "P2"), ("Ann", "Bo", "Cy"))
+>>> names_by_seat(("A", "B"), ("Ann", "Bo", "Cy"))
 Traceback (most recent call last):
 ...
-replay.codec.links.NamesError: the link names 3 players but this game has 2 seats (P1, P2): the names do not fit this game
+replay.codec.links.NamesError: the link names 3 players but this game has 2 seats (A, B): the names do not fit this game
 """
 
 from __future__ import annotations
