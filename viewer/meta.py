@@ -14,16 +14,9 @@ own preview texts): a right-to-left override in a player's name must not turn th
 
 from __future__ import annotations
 
-import re
-
 from markupsafe import Markup
 
-#: dropped: control characters that are not spaces (C0, DEL, C1) and invisible format
-#: characters (zero-width spaces and joiners, direction marks, bidi embeddings, overrides and
-#: isolates, word joiners, the byte order mark); tabs, line breaks and line and paragraph
-#: separators are spaces (``str.split`` takes them)
-_DROPPED = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u200b-\u200f\u202a-\u202e"
-                      "\u2060-\u2064\u2066-\u2069\ufeff]")
+from replay.codec.links import one_line
 
 
 def meta_text(text: object, most: int | None = None) -> str:
@@ -31,7 +24,7 @@ def meta_text(text: object, most: int | None = None) -> str:
     dropped, line breaks made spaces, runs of spaces one, and past ``most``
     characters cut with an ellipsis. The template escapes the result; given already escaped
     markup (a ``{% filter %}`` block), it stays markup, uncut (a cut could split an entity)."""
-    line = " ".join(_DROPPED.sub("", str(text)).split())
+    line = one_line(str(text))  # the characters names in links drop, dropped the same way
     if isinstance(text, Markup):
         return Markup(line)
     if most is not None and len(line) > most:
