@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import security
 from .assets import Assets
+from .meta import meta_text
 
 #: The blueprints every app registers, in order.
 BLUEPRINTS: list[str] = [
@@ -83,6 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.extensions["assets"] = assets
     app.jinja_env.globals.update(asset_url=assets.url, site_name=lambda: current_app.config["SITE_NAME"])
     app.jinja_env.filters["contract_symbol"] = contract_symbol
+    app.jinja_env.filters["meta_text"] = meta_text  # titles and preview tags: one line, no bidi tricks
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     from .games import init_app as init_games

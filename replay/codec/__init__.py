@@ -18,15 +18,15 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .errors import CodeError
 from .generic import decode_game, encode_game, is_generic_code, is_raw
-from .links import NAMES_PARAMETER, format_names, parse_link
+from .links import NAMES_PARAMETER, NamesError, format_names, parse_link
 
 __all__ = [
-    "CodeError", "NAMES_PARAMETER", "decode", "encode", "is_fallback_code", "is_legacy_code",
-    "parse_link", "replay_url",
+    "CodeError", "NAMES_PARAMETER", "NamesError", "decode", "encode", "is_fallback_code", "is_legacy_code",
+    "parse_link", "replay_url", "seat_order",
 ]
 
 _TEXT_CODECS: "list[Any] | None" = None
@@ -51,14 +51,16 @@ def _codec_of(code: str) -> Any:
     return None
 
 
-def decode(text: str, names: "Mapping[str, str] | None" = None) -> Any:
+def decode(text: str, names: "Mapping[str, str] | Sequence[str] | None" = None) -> Any:
     """The game in a code or link (new or legacy codes), as its game's log model.
 
     Bad input of any kind raises ``CodeError`` (each check says what is wrong); nothing here
     turns other exceptions into it, so a bug in the decoder surfaces as itself.
 
-    Player names come from the link's ``players`` parameter, or from ``names`` (by seat
-    letter) when given; they are never part of the code itself.
+    Player names come from the link's ``players`` parameter, or from ``names`` when given
+    (names in the game's seat order, or a mapping by seat); they are never part of the code
+    itself. Names that cannot belong to the game (more than its seats, a seat it does not
+    have) raise ``NamesError``, a ``CodeError``.
     """
     code, link_names = parse_link(text)
     codec = _codec_of(code)
@@ -71,7 +73,7 @@ def decode(text: str, names: "Mapping[str, str] | None" = None) -> Any:
         if not codecs:
             raise CodeError(f"{code[:1]!r} does not start a replay code")
         log = codecs[0].decode(code)
-    chosen = dict(names) if names is not None else link_names
+    chosen = names if names is not None else link_names
     if chosen:
         log = _with_names(log, chosen)
     return log
@@ -91,23 +93,52 @@ def encode(game: Any) -> str:
     return encode_game(game)
 
 
-def _with_names(log, names: Mapping[str, str]):
-    """The log with these player names. Names keyed by the game's own seats are used as they
-    are; names from a link are positional (``players=`` lists them in the game's seat order,
-    read under the letters N, E, S, W)."""
+def seat_order(log: Any) -> tuple[str, ...]:
+    """A log's seats in table order, as text: the log's own where a game's tables vary (its
+    ``seat_order`` or ``seats``), else its game's. Link names are positional in it."""
+    from ..games import game_for_format
+
+    return _own_seats(log) or tuple(game_for_format(log.format).seats)
+
+
+def _own_seats(log: Any) -> tuple[str, ...]:
+    """The seats a log lists itself (games whose tables vary), or ``()``."""
+    for attr in ("seat_order", "seats"):
+        value = getattr(log, attr, None)
+        if value and not callable(value):
+            return tuple(getattr(s, "name", s) for s in value)
+    return ()
+
+
+def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
+    """The log with these player names: a mapping by the log's own seats, or names in seat
+    order (a link's), keeping what the log knew of each player. Where the log lists its own
+    seats (``players`` is then its seat list, so it names every seat or none)
+    every seat keeps an entry, in table order; elsewhere only named seats have one.
+    ``NamesError`` for a seat the game does not have or more names than seats."""
     from ..games import game_for_format
     from ..log import Player
-    from .links import SEAT_LETTERS
+    from .links import NamesError, clean_name, names_by_seat
 
-    game = game_for_format(log.format)
-    if not any(seat in names for seat in game.seats):
-        names = {seat: names.get(letter) for seat, letter in zip(game.seats, SEAT_LETTERS)}
-    seat_key = getattr(game, "seat_key", None)  # how the game's log keys its players (bridge: Seat)
+    seats = seat_order(log)
+    every_seat = bool(_own_seats(log))
+    if isinstance(names, Mapping):
+        unknown = [str(seat) for seat in names if seat not in seats]
+        if unknown:
+            raise NamesError(f"this game has no seat {', '.join(unknown)} (its seats: {', '.join(seats)})")
+        by_seat = {seat: clean_name(names.get(seat) or "") for seat in seats}
+    else:
+        by_seat = names_by_seat(seats, names)
+    seat_key = getattr(game_for_format(log.format), "seat_key", None)  # how the log keys its players
     players = {}
-    for seat in game.seats:
-        name = names.get(seat)
+    for seat in seats:
+        key = seat_key(seat) if seat_key else seat
+        known = log.players.get(key)
+        name = by_seat.get(seat)
         if name:
-            players[seat_key(seat) if seat_key else seat] = Player.model_construct(name=name[:200])
+            players[key] = known.model_copy(update={"name": name}) if known is not None else Player(name=name)
+        elif known is not None or every_seat:
+            players[key] = known if known is not None else Player()
     return log.model_copy(update={"players": players})
 
 
@@ -140,16 +171,17 @@ def is_fallback_code(text: str) -> bool:
 
 
 def replay_url(replay, base: str, names: bool = False) -> str:
-    """``{base}/r/{code}``; with ``names=True`` also ``?players=...`` in the game's seat order
-    (each name percent-encoded)."""
-    from ..games import game_for_format
-
+    """``{base}/r/{code}``; with ``names=True`` also ``?players=...``: the names in the game's
+    seat order (``seat_order``: every seat of the table), each percent-encoded."""
     log = getattr(replay, "log", replay)
     url = f"{base.rstrip('/')}/r/{encode(replay)}"
     if names:
-        seats = game_for_format(log.format).seats
-        query = format_names({getattr(seat, "name", seat): player.name for seat, player in log.players.items()
-                              if player.name}, seats)
+        query = format_names(names_of(log), seat_order(log))
         if query:
             url += f"?{NAMES_PARAMETER}={query}"
     return url
+
+
+def names_of(log: Any) -> dict[str, str]:
+    """The players' names by seat (as text), for the seats that have one."""
+    return {getattr(seat, "name", str(seat)): player.name for seat, player in log.players.items() if player.name}

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from . import decode, encode, is_fallback_code, is_legacy_code, replay_url
+from . import decode, encode, is_fallback_code, is_legacy_code, names_of, replay_url, seat_order
+from .links import clean_name
 
 
 @click.command("encode")
@@ -51,6 +52,10 @@ def _describe(text: str, log: Any) -> list[str]:
     else:  # what every game says
         winners = ", ".join(replay.winners) or "nobody"
         lines.append(f"  game {game.title}, end {replay.end_reason}, won by {winners}")
+        named = names_of(log)  # the log's or the link's names, by seat in table order
+        if named:
+            lines.append("  players: " + ", ".join(f"{seat} {clean_name(named[seat]) or '-'}" if seat in named
+                                                   else f"{seat} -" for seat in seat_order(log)))
         lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
     for f in replay.findings:
         lines.append(f"  finding at step {f.step}: {f.kind}: {f.message}")

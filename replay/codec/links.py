@@ -1,60 +1,116 @@
 """Finding the code (and the optional player names) in whatever text a user pastes.
 
+Names are positional: ``players=`` lists them in the game's own seat order (its seats, or
+those its log lists for a game whose tables vary), an empty entry for an unnamed seat; a link
+may leave trailing unnamed seats off. More names than the game has seats is refused
+(``NamesError``): those names belong to another game.
+
 >>> parse_link("https://replays.example/r/Babc?players=Ann,Bo%2C%20Jr,,Dee")
-('Babc', {'N': 'Ann', 'E': 'Bo, Jr', 'W': 'Dee'})
+('Babc', ('Ann', 'Bo, Jr', '', 'Dee'))
 >>> parse_link("https://old.example/#0DzH-y-m")[0]
 '0DzH-y-m'
->>> format_names({"N": "Ann", "E": "Bo, Jr", "W": "Dee"})
+>>> format_names({"N": "Ann", "E": "Bo, Jr", "W": "Dee"}, ("N", "E", "S", "W"))
 'Ann,Bo%2C%20Jr,,Dee'
+>>> names_by_seat(("1", "2", "3"), ("Ann", "", "Cy"))
+{'1': 'Ann', '3': 'Cy'}
+>>> names_by_seat(("A", "B"), ("Ann", "Bo", "Cy"))
+Traceback (most recent call last):
+...
+replay.codec.links.NamesError: the link names 3 players but this game has 2 seats (A, B): the names do not fit this game
 """
 
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 from urllib.parse import quote, unquote, urlsplit
 
 from .errors import CodeError
 
-#: The query parameter that carries player names: ``players=N,E,S,W``, each name
-#: percent-encoded (so a comma inside a name is ``%2C``), empty for an unnamed seat.
+#: The query parameter that carries player names: ``players=A,B,...`` in the game's seat
+#: order, each name percent-encoded (so a comma inside a name is ``%2C``), empty for an
+#: unnamed seat.
 NAMES_PARAMETER = "players"
-SEAT_LETTERS = ("N", "E", "S", "W")
 MAX_LINK_LENGTH = 20000
 MAX_NAME_LENGTH = 200
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: what a name (and a page title: ``viewer.meta``) never keeps: control characters that are not
+#: spaces (C0, DEL, C1) and invisible format characters (zero-width spaces and joiners, direction
+#: marks, bidi embeddings, overrides and isolates, word joiners, the byte order mark); tabs,
+#: line breaks and line and paragraph separators are spaces (``str.split`` takes them)
+_DROPPED = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u200b-\u200f\u202a-\u202e"
+                      "\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
-def format_names(names: Mapping[str, str], seats: "tuple[str, ...]" = SEAT_LETTERS) -> str:
-    """The ``players`` value for names by seat, in the game's seat order (trailing empty seats
-    left off). Names are positional: another game's seats take the places N, E, S, W hold."""
-    parts = [quote(names.get(seat) or "", safe="") for seat in seats]
+class NamesError(CodeError):
+    """A link's ``players`` that cannot belong to its game (more names than seats)."""
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of plain text: control and invisible format characters dropped,
+    line breaks made spaces, runs of spaces one, none at either end.
+
+    >>> one_line("\\u202eAnn\\u202c\\x00 Lee\\nX ")
+    'Ann Lee X'
+    """
+    return " ".join(_DROPPED.sub("", text).split())
+
+
+def clean_name(text: str) -> str:
+    """A name as links carry it: ``one_line``, at most ``MAX_NAME_LENGTH`` characters ("" when
+    nothing is left: an unnamed seat). Cleaning a clean name changes nothing."""
+    return one_line(text)[:MAX_NAME_LENGTH].rstrip()
+
+
+def format_names(names: Mapping[str, str | None], seats: Sequence[str]) -> str:
+    """The ``players`` value for names by seat, in the game's seat order ``seats`` (empty for an
+    unnamed seat, trailing unnamed seats left off)."""
+    parts = [quote(clean_name(names.get(seat) or ""), safe="") for seat in seats]
     while parts and not parts[-1]:
         parts.pop()
-    return ",".join(parts)
+    value = ",".join(parts)
+    # a link's last character, were it a full stop, would be read as the end of a sentence
+    # (``parse_link`` trims it): the only one ``quote`` leaves bare is escaped
+    return value[:-1] + "%2E" if value.endswith(".") else value
 
 
-def parse_names(value: str) -> dict[str, str]:
-    """Names by seat letter from a raw (still percent-encoded) ``players`` value."""
-    names = {}
-    for seat, part in zip(SEAT_LETTERS, value.split(",")):
-        name = _CONTROL.sub("", unquote(part.replace("+", " "), errors="replace")).strip()
-        if name:
-            names[seat] = name[:MAX_NAME_LENGTH]
-    return names
+def parse_names(value: str) -> tuple[str, ...]:
+    """Names in seat order from a raw (still percent-encoded) ``players`` value: ``""`` for an
+    unnamed seat, trailing unnamed seats left off."""
+    names = [clean_name(unquote(part.replace("+", " "), errors="replace")) for part in value.split(",")]
+    while names and not names[-1]:
+        names.pop()
+    return tuple(names)
 
 
-def names_from_query(query: str) -> dict[str, str]:
-    """Names from a link's raw query string (its ``players=N,E,S,W`` parameter)."""
+def names_from_query(query: str) -> tuple[str, ...]:
+    """Names from a link's raw query string (its ``players=...`` parameter), in seat order."""
     for item in query.split("&"):
         key, _, value = item.partition("=")
         if key == NAMES_PARAMETER:
             return parse_names(value)
-    return {}
+    return ()
 
 
-def parse_link(text: object) -> tuple[str, dict[str, str]]:
-    """``(code, names)`` from a bare code, ``#code``, ``code?players=...`` or a full link.
+def names_by_seat(seats: Sequence[str], names: Sequence[str]) -> dict[str, str]:
+    """Positional names (a link's) by the game's seats, unnamed seats left out; ``NamesError``
+    when there are more names than seats (trailing empty entries do not count)."""
+    names = list(names)
+    while names and not clean_name(names[-1]):
+        names.pop()
+    if len(names) > len(seats):
+        raise NamesError(f"the link names {len(names)} players but this game has {len(seats)} seat"
+                         f"{'' if len(seats) == 1 else 's'} ({', '.join(seats)}): the names do not fit this game")
+    by_seat = {}
+    for seat, name in zip(seats, names):
+        name = clean_name(name)
+        if name:
+            by_seat[seat] = name
+    return by_seat
+
+
+def parse_link(text: object) -> tuple[str, tuple[str, ...]]:
+    """``(code, names)`` from a bare code, ``#code``, ``code?players=...`` or a full link; the
+    names are positional (the game's seat order), ``()`` when the link gives none.
 
     Links may be new (``https://host/r/<code>``) or the legacy viewer's (``https://host/#<code>``).
     Raises ``CodeError`` when there is no code to be found.
@@ -62,7 +118,7 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
     if not isinstance(text, str):
         raise CodeError(f"a code must be text, not {type(text).__name__}")
     if text.isascii() and text.isalnum():  # the common case: a bare code
-        return text, {}
+        return text, ()
     text = text.strip().strip("<>\"'").rstrip(".,;:!?)]}")
     if not text:
         raise CodeError("empty input: no code in it")
@@ -72,7 +128,7 @@ def parse_link(text: object) -> tuple[str, dict[str, str]]:
         text = text.rstrip("#")  # an empty fragment: the code is in the path
     if "#" in text:
         before, _, fragment = text.partition("#")
-        names = names_from_query(before.partition("?")[2]) if "?" in before else {}
+        names = names_from_query(before.partition("?")[2]) if "?" in before else ()
         code, _, frag_query = fragment.partition("?")
         if frag_query:
             names = names or names_from_query(frag_query)

@@ -151,6 +151,8 @@ class GameModule(Protocol):
     # with ``claims``, ``encode``, ``decode``, ``is_fallback``, ``is_legacy``: floating bridge);
     # commands (click commands ``replay.cli`` adds); describe_code(replay) (lines ``decode``
     # prints); seat_key(name) (how the log model keys its players, when not by the name itself)
+    # a log whose tables vary lists its seats in table order as ``seat_order`` or ``seats``
+    # (``replay.codec.seat_order``: the order of a link's ``players=`` names)
     #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
     #: (``replay.reading``); it accepts no more than ``parse`` and builds the same models
     read_json: Callable[[str], Any]

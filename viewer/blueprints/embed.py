@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..app import PageError
 from ..security import frameable
-from .replay import archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
+from .replay import NAMES_TITLE, archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
 
 bp = Blueprint("embed", __name__)
 PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")
@@ -80,6 +80,8 @@ def oembed() -> Response:
                                               base_url=f"{parts.scheme}://{parts.netloc}"):
             game = game_from_code(key) if kind == "r" else game_from_archive(key)[0]
     except PageError as exc:
+        if exc.title == NAMES_TITLE:  # a replay, but its link's names cannot be this game's: say so
+            raise
         raise PageError(f"that address is not a replay on this site: {exc.message}", 404) from None
 
     maxwidth, maxheight = _dimension("maxwidth"), _dimension("maxheight")

@@ -13,8 +13,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
+from replay.codec import parse_link
+
 from ..app import PageError, get_archive
-from .replay import canonical_code, decode_code, names_of, players_query
+from .replay import canonical_code, decode_code, players_query
 
 bp = Blueprint("home", __name__)
 GAME_LINK = re.compile(r"^(?:/embed)?/g/([A-Za-z0-9_-]{1,64})/?$")
@@ -30,9 +32,10 @@ def target_for(text: str) -> str:
         game = GAME_LINK.match(parts.path or "")
         if game:
             return f"/g/{game.group(1)}"
-    log = decode_code(text)  # bare codes, #code, new and legacy links, with players=...
-    code = canonical_code(log, text)
-    query = players_query(names_of(log))
+    log = decode_code(text)  # bare codes, #code, new and legacy links, with players=... (checked)
+    given, _ = parse_link(text)
+    code = canonical_code(decode_code(given), given)  # the code's own game: link names stay in the query
+    query = players_query(log)
     return f"/r/{code}" + (f"?{query}" if query else "")
 
 

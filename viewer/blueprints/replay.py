@@ -17,7 +17,8 @@ from urllib.parse import unquote_plus, urlencode
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from replay.errors import ReplayError
-from replay.codec import CodeError, decode, encode, is_legacy_code
+from replay.codec import CodeError, NamesError, decode, encode, is_legacy_code, seat_order
+from replay.codec import names_of as log_names
 from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
 from replay.games.floating_bridge.formats.lin import to_lin
 from replay.games.floating_bridge.formats.pbn import ENCODING as PBN_ENCODING
@@ -41,12 +42,20 @@ EXPORTS: dict[str, Callable[[GameLog], str]] = {"pbn": to_pbn, "lin": to_lin}
 
 # --- loading games -----------------------------------------------------------------------------
 
-def decode_code(text: str, names: dict[str, str] | None = None) -> GameLog:
-    """A ``GameLog`` from a code or link; ``PageError(400)`` saying what is wrong."""
+#: the title of the 400 for a link's names that cannot belong to its game
+NAMES_TITLE = "These names do not fit this game"
+
+
+def decode_code(text: str, names: tuple[str, ...] = ()) -> GameLog:
+    """A game's log from a code or link, with the link's names (``names``: a ``players=`` value
+    read in seat order, or those in ``text``); ``PageError(400)`` saying what is wrong."""
     if len(text) > MAX_CODE:
         raise PageError(f"that code is {len(text)} characters long; codes are at most {MAX_CODE}")
     try:
         return decode(text, names=names or None)
+    except NamesError as exc:
+        raise PageError(f"{exc} (the {NAMES_PARAMETER} parameter lists the names in seat order)",
+                        400, NAMES_TITLE) from None
     except ReplayError as exc:
         raise PageError(f"not a replay code: {exc}", 400, "That is not a replay code") from None
 
@@ -60,19 +69,15 @@ def canonical_code(log: GameLog, given: str) -> str:
 
 
 def names_of(log: GameLog) -> dict[str, str]:
-    """Player names by seat letter, as the log (or the link it came from) gives them."""
-    names: dict[str, str] = {}
-    for seat, player in log.players.items():
-        if player.name:
-            names[getattr(seat, "name", str(seat))] = player.name[:MAX_NAME]
-    return names
+    """Player names by seat (as text), as the log (or the link it came from) gives them."""
+    return {seat: name[:MAX_NAME] for seat, name in log_names(log).items()}
 
 
-def players_query(names: dict[str, str]) -> str:
-    """The canonical query that carries names (``players=...``), or ``""``."""
-    if not names:
-        return ""
-    return f"{NAMES_PARAMETER}={format_names(names)}"
+def players_query(log: GameLog) -> str:
+    """The canonical query that carries the log's names (``players=...`` in its seat order, every
+    game's seats), or ``""``: what the share field, the embed code and oEmbed pass on."""
+    value = format_names(names_of(log), seat_order(log))
+    return f"{NAMES_PARAMETER}={value}" if value else ""
 
 
 def raw_query() -> str:
@@ -80,10 +85,8 @@ def raw_query() -> str:
 
 
 def game_from_code(code: str) -> ViewedGame:
-    names = names_from_query(raw_query())
-    log = decode_code(code, names)
-    names = names_of(log)
-    return ViewedGame(log.replay(), names=names, code=code, path=f"/r/{code}", query=players_query(names),
+    log = decode_code(code, names_from_query(raw_query()))
+    return ViewedGame(log.replay(), names=names_of(log), code=code, path=f"/r/{code}", query=players_query(log),
                       started_at=log.started_at.isoformat() if log.started_at else None)
 
 

@@ -242,18 +242,30 @@
   // the page's link with what the reader is looking at: the view (perspective), the board's
   // ticked options (reveal partner...) and the step
   function shareLink(text) {
-    var url;
-    try { url = new URL(text.replace(/#.*$/, ""), location.href); } catch (e) { return text.replace(/#.*$/, "") + "#" + state.step; }
-    url.searchParams.delete("view");
-    if (state.perspective && state.perspective !== "all") url.searchParams.set("view", state.perspective);
+    var base = text.replace(/#.*$/, ""), cut = base.indexOf("?");
+    var path = cut < 0 ? base : base.slice(0, cut), changes = { view: null };
+    if (state.perspective && state.perspective !== "all") changes.view = state.perspective;
     var options = $("options");
     if (options) {
       Array.prototype.forEach.call(options.querySelectorAll("input[type=checkbox][name]"), function (box) {
-        url.searchParams.delete(box.name);
-        if (box.checked) url.searchParams.set(box.name, box.value || "1");
+        changes[box.name] = box.checked ? (box.value || "1") : null;
       });
     }
-    return url.toString().replace(/%2C/g, ",") + "#" + state.step;
+    return path + editQuery(cut < 0 ? "" : base.slice(cut), changes) + "#" + state.step;
+  }
+
+  // a query string ("?a=1&b=2" or "") with the parameters of `changes` set (or, null, removed);
+  // every other parameter is kept exactly as written: URLSearchParams would decode the names'
+  // escaped commas (players=Ann,Bo%2C%20Jr) into the commas between names
+  function editQuery(search, changes) {
+    var parts = String(search || "").replace(/^\?/, "").split("&").filter(function (p) {
+      return p && !Object.prototype.hasOwnProperty.call(changes, p.split("=")[0]);
+    });
+    Object.keys(changes).forEach(function (key) {
+      var value = changes[key];
+      if (value !== null && value !== undefined) parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(value));
+    });
+    return parts.length ? "?" + parts.join("&") : "";
   }
 
   // the board: a tap steps forward, a swipe left or right steps (pointer events; the board lets
@@ -347,7 +359,8 @@
     playing: function () { return !!state.timer; },
     whole: function () { return whole; },
     revealed: function () { return board && board.revealed ? !!board.revealed(steps[state.step], viewer) : true; },
-    register: start
+    register: start,
+    editQuery: editQuery
   };
   window.GameViewer = viewer;
 })();

@@ -25,14 +25,14 @@ Texts are put once into a table (``game.texts``) and steps refer to them by inde
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from viewer.meta import meta_text
 
 #: the longest OG description (chat apps cut around 200 characters)
 MAX_DESCRIPTION = 200
 #: segment kinds in the embedded data: the question's own text, an answer, a blank left open
 QUESTION, ANSWER, OPEN_BLANK = 0, 1, 2
-_CONTROL = re.compile("[\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069]")  # and bidi overrides/isolates
 
 
 class RoundParameterError(ValueError):
@@ -75,15 +75,15 @@ def name_of(game: Any, seat: str | None) -> str:
 
 
 def plain(text: str, most: int = MAX_DESCRIPTION) -> str:
-    """One line of text for a meta tag: control characters, bidi overrides and line breaks
-    become spaces, runs of spaces one, and a text over ``most`` characters is cut with an
-    ellipsis (the template escapes it).
+    """One line of text for a meta tag (``viewer.meta.meta_text``, what every page's title and
+    preview tags go through): control characters and line breaks become spaces, bidi
+    overrides are dropped, and a text over ``most`` characters is cut with an ellipsis (the
+    template escapes it).
 
     >>> plain("\\u202eBo\\u202c says\\n<b>hi</b>\\x00")
     'Bo says <b>hi</b>'
     """
-    text = " ".join(_CONTROL.sub(" ", text).split())
-    return text if len(text) <= most else text[: most - 1].rstrip() + "\u2026"
+    return meta_text(text, most)
 
 
 def title(game: Any) -> str:

@@ -133,12 +133,10 @@
     if (!select) return;
     select.addEventListener("change", function () {
       if (select.value === G.perspective) return;
-      var params = new URLSearchParams(location.search);
-      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
-      params.delete("step");
-      var query = params.toString();
+      // the names (players=) are kept as written: URLSearchParams would merge them
+      var query = viewer.editQuery(location.search, { view: select.value, step: null });
       // the address bar may show this view already (stepper.js keeps it there): load it anew
-      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + viewer.step);
+      history.replaceState(null, "", location.pathname + query + "#" + viewer.step);
       location.reload();
     });
   }

@@ -170,13 +170,10 @@
     // a seat's view is a page of its own (it embeds only what that seat saw)
     var select = $("perspective");
     if (select) select.addEventListener("change", function () {
-      var params = new URLSearchParams(location.search);
-      params.delete("step");
-      params.delete("round");
-      if (select.value === "all") params.delete("view"); else params.set("view", select.value);
-      var query = params.toString();
+      // the names (players=) are kept as written: URLSearchParams would merge them
+      var query = viewer.editQuery(location.search, { step: null, round: null, view: select.value === "all" ? null : select.value });
       // the address bar may show this view already (stepper.js keeps it there): load it anew
-      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + "#" + v.step);
+      history.replaceState(null, "", location.pathname + query + "#" + v.step);
       location.reload();
     });
   }
