@@ -63,6 +63,18 @@ def test_coup_triage_has_times_and_think_times(app, client):
     assert sum(1 for t in thinks if re.fullmatch(r"\d+\.\d s", t)) >= len(thinks) - 2  # chat lines have none
 
 
+
+def test_a_log_without_times_says_so_instead_of_empty_time_columns(app, client):
+    """The broken Coup samples (what triage lists first) record no times: the columns read '—'
+    and the page says why, where they were blank before; a timed log keeps its figures."""
+    public_id = ingest(app, SAMPLE_LOGS / "coup" / "broken" / "out-of-turn.json")
+    html = client.get(f"/g/{public_id}/triage").get_data(as_text=True)
+    assert 'id="no-times"' in html
+    times, thinks = cells(html, "timeline", 1), cells(html, "timeline", 2)
+    assert times and set(times) == {"—"} and set(thinks) == {"—"}, (times, thinks)
+    timed = client.get(f"/g/{ingest(app, COUP_SAMPLE)}/triage").get_data(as_text=True)
+    assert 'id="no-times"' not in timed and "—" not in cells(timed, "timeline", 1)
+
 def test_the_repro_line_names_the_site_it_was_read_on(app, client):
     public_id = ingest(app, COUP_SAMPLE)
     for base in ("http://localhost", "https://replays.example.org"):

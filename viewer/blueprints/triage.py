@@ -252,6 +252,8 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
                   "replay": f"game-replay replay {name} --steps"},
         "findings": findings,
         "timeline": rows,
+        # a log whose events carry no times (``t``) has nothing for Time and Think: say so
+        "timed": any(getattr(event, "t", None) is not None for event in replay.log.events),
         "timeline_page": {
             "page": page, "pages": pages, "per_page": TIMELINE_PAGE, "events": total,
             "first_event": first if rows else None, "last_event": first + len(rows) - 1 if rows else None,
