@@ -2,14 +2,18 @@
 
     python bench/load.py [--duration 60] [--users 50] [--workers 4] [--threads 1] [--think 1.0]
 
-Fills a fresh SQLite archive with self-play games (public), starts gunicorn on 127.0.0.1 (a
+Fills a fresh SQLite archive with public self-play games of every registered game
+(``replay.games.names()``: floating bridge, UNO Lite, Coup, party cards; the games take turns,
+seed by seed, each played by its game's default bots with chat), starts gunicorn on 127.0.0.1 (a
 free port), then runs ``--users`` concurrent users (threads spread over two client
 processes, one keep-alive connection each, gzip accepted like a browser) for ``--duration``
 seconds. Each request is, at random, a code page ``/r/<code>`` (80%), an archived page
-``/g/<id>`` (15%) or an upload ``POST /api/logs`` of a game never seen before (5%). A user waits
+``/g/<id>`` (15%) or an upload ``POST /api/logs`` of a game never seen before (5%); pages and
+uploads are drawn from all the games alike (about a quarter each). A user waits
 ``--think`` seconds on average (uniform 0..2x) between requests, as a person stepping through
 replays does; ``--think 0`` sends back to back (a closed loop that saturates the machine, which
-measures capacity rather than latency). It prints throughput, latency percentiles per kind and overall, errors, and
+measures capacity rather than latency). It prints throughput, latency percentiles per kind, per
+game and overall, errors, the machine's load average, and
 checks afterwards that every upload the server acknowledged (201 with a token) is in the
 archive. The per-client upload rate limit is raised for the run (all users share one address).
 Loopback only; bounded by ``--duration`` plus start-up.
@@ -45,25 +49,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def fill(db_url: str, games: int) -> tuple[list[str], list[str], list[bytes]]:
-    """Store ``games`` public self-play games; returns codes, public ids and upload templates."""
+def fill(db_url: str, games: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, bytes]]]:
+    """Store ``games`` public self-play games, every registered game in turn; returns (game,
+    code), (game, public id) and (game, upload template) pairs."""
     from archive import Archive
-    from replay.games.floating_bridge.bots import play_game
+    from replay.games import get, names
 
     archive = Archive(db_url)
+    registered = names()
     for seed in range(games):
-        bot = "greedy" if seed % 3 else "random"
-        log = play_game(seed=seed, bot=bot, rules="bridgebot" if seed % 4 else "all-tricks", chat=True)
-        archive.ingest_bytes(log.canonical_json().encode(), f"fill-{seed}.json")
+        name = registered[seed % len(registered)]
+        log = get(name).selfplay(seed, chat=True)
+        archive.ingest_bytes(log.canonical_json().encode(), f"fill-{name}-{seed}.json")
     items = archive.list(limit=games).items
-    codes = [i.code for i in items if i.code]
-    ids = [i.public_id for i in items]
-    templates = [play_game(seed=100_000 + s).to_json_dict() for s in range(20)]
+    codes = [(i.game, i.code) for i in items if i.code]
+    ids = [(i.game, i.public_id) for i in items]
+    templates = [(name, json.dumps(get(name).selfplay(100_000 + s, chat=True).to_json_dict()).encode())
+                 for s in range(5) for name in registered]
     archive.close()
-    return codes, ids, [json.dumps(t).encode() for t in templates]
+    return codes, ids, templates
 
 
-def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates: list[bytes], think: float,
+def user(port: int, stop_at: float, codes: list[tuple[str, str]], ids: list[tuple[str, str]],
+         templates: list[tuple[str, bytes]], think: float,
          seed: int, out: list) -> None:
     rng = random.Random(seed)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -74,12 +82,15 @@ def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates:
         kind = "code" if r < MIX[0][1] else "archived" if r < MIX[0][1] + MIX[1][1] else "upload"
         body = None
         if kind == "code":
-            method, path, h = "GET", f"/r/{rng.choice(codes)}", headers
+            game, code = rng.choice(codes)
+            method, path, h = "GET", f"/r/{code}", headers
         elif kind == "archived":
-            method, path, h = "GET", f"/g/{rng.choice(ids)}", headers
+            game, public_id = rng.choice(ids)
+            method, path, h = "GET", f"/g/{public_id}", headers
         else:
             n += 1
-            log = json.loads(rng.choice(templates))
+            game, template = rng.choice(templates)
+            log = json.loads(template)
             log["game_id"] = f"load-{seed}-{n}-{rng.random()}"
             body = json.dumps(log).encode()
             method, path = "POST", "/api/logs?name=load.json"
@@ -91,7 +102,7 @@ def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates:
             data = response.read()
             status = response.status
         except (OSError, http.client.HTTPException) as exc:
-            out.append((kind, time.perf_counter() - start, 0, f"{type(exc).__name__}: {exc}"))
+            out.append((kind, time.perf_counter() - start, 0, f"{type(exc).__name__}: {exc}", game))
             conn.close()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             continue
@@ -102,7 +113,7 @@ def user(port: int, stop_at: float, codes: list[str], ids: list[str], templates:
                 token = json.loads(data)["files"][0]["games"][0].get("token")
             except (ValueError, KeyError, IndexError):
                 token = None
-        out.append((kind, elapsed, status, token))
+        out.append((kind, elapsed, status, token, game))
         if think:
             time.sleep(rng.uniform(0, 2 * think))
     conn.close()
@@ -117,9 +128,9 @@ def probe(port: int, stop_at: float, path: str, out: list) -> None:
             conn.request("GET", path)
             response = conn.getresponse()
             response.read()
-            out.append(("probe", time.perf_counter() - start, response.status, None))
+            out.append(("probe", time.perf_counter() - start, response.status, None, None))
         except (OSError, http.client.HTTPException) as exc:
-            out.append(("probe", time.perf_counter() - start, 0, repr(exc)))
+            out.append(("probe", time.perf_counter() - start, 0, repr(exc), None))
             conn.close()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         time.sleep(0.1)
@@ -170,7 +181,11 @@ def main() -> None:
     db_url = f"sqlite:///{tmp / 'archive.db'}"
     t0 = time.perf_counter()
     codes, ids, templates = fill(db_url, args.games)
-    print(f"filled the archive with {len(ids)} games ({len(codes)} with codes) in {time.perf_counter() - t0:.1f} s")
+    from replay.games import names
+
+    per_game = {game: sum(1 for g, _ in ids if g == game) for game in names()}
+    print(f"filled the archive with {len(ids)} games ({len(codes)} with codes; "
+          + ", ".join(f"{game} {n}" for game, n in per_game.items()) + f") in {time.perf_counter() - t0:.1f} s")
 
     port = free_port()
     env = {**os.environ, "GAME_REPLAY_DB": db_url, "GAME_REPLAY_UPLOAD_RATE_PER_MINUTE": "10000000",
@@ -186,7 +201,7 @@ def main() -> None:
         while True:
             try:
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                c.request("GET", f"/g/{ids[0]}")
+                c.request("GET", f"/g/{ids[0][1]}")
                 c.getresponse().read()
                 c.close()
                 break
@@ -196,11 +211,16 @@ def main() -> None:
                 time.sleep(0.2)
         # a running site has each worker's page cache warm: request every code from several
         # connections at once, so that every worker sees most of them
+        # (and every page must show whole: a 413 "too large to show here" would be no page to time)
+        warm_statuses: dict[int, int] = {}
+
         def warm(offset: int) -> None:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            for code in codes[offset:] + codes[:offset]:
+            for _, code in codes[offset:] + codes[:offset]:
                 conn.request("GET", f"/r/{code}", headers={"Accept-Encoding": "gzip"})
-                conn.getresponse().read()
+                response = conn.getresponse()
+                response.read()
+                warm_statuses[response.status] = warm_statuses.get(response.status, 0) + 1
             conn.close()
 
         t0 = time.perf_counter()
@@ -209,7 +229,10 @@ def main() -> None:
             t.start()
         for t in warmers:
             t.join()
-        print(f"warmed the code pages in {time.perf_counter() - t0:.1f} s")
+        print(f"warmed the code pages in {time.perf_counter() - t0:.1f} s (statuses: "
+              + ", ".join(f"{status} x {n}" for status, n in sorted(warm_statuses.items())) + ")")
+        if set(warm_statuses) != {200}:
+            raise SystemExit("some code pages do not show whole (not 200): no page to time")
 
         processes = max(1, min(args.client_processes, args.users))
         ctx = multiprocessing.get_context("fork")
@@ -244,17 +267,25 @@ def main() -> None:
     errors = [r for r in results if not (200 <= r[2] < 400)]
     print(f"\nmixed load: {args.users} users, {args.duration:.0f} s, think {args.think} s, gunicorn "
           f"{args.workers} workers x {args.threads} threads (gthread), {os.cpu_count()} CPUs, SQLite")
-    print(f"{'kind':<10}{'requests':>10}{'share':>8}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+    print(f"{'kind':<20}{'requests':>10}{'share':>8}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
           f"{'max ms':>9}{'errors':>8}")
-    for kind in ("code", "archived", "upload", "all"):
-        rows = [r for r in results if kind == "all" or r[0] == kind]
+
+    def row(label: str, rows: list) -> None:
         lat = [r[1] * 1000 for r in rows]
         errs = sum(1 for r in rows if not (200 <= r[2] < 400))
-        print(f"{kind:<10}{len(rows):>10}{len(rows) / max(total, 1):>8.1%}{len(rows) / args.duration:>9.1f}"
+        print(f"{label:<20}{len(rows):>10}{len(rows) / max(total, 1):>8.1%}{len(rows) / args.duration:>9.1f}"
               f"{percentile(lat, 50):>9.1f}{percentile(lat, 90):>9.1f}{percentile(lat, 99):>9.1f}"
               f"{max(lat or [0]):>9.1f}{errs:>8}")
+
+    from replay.games import names
+
+    games = [game for game in names() if any(g == game for g, _ in ids)]  # registry order
+    for kind in ("code", "archived", "upload", "all"):  # each kind, then its share of each game
+        row(kind, [r for r in results if kind == "all" or r[0] == kind])
+        for game in games:
+            row(f"  {game}", [r for r in results if (kind == "all" or r[0] == kind) and r[4] == game])
     plat = [r[1] * 1000 for r in probes]
-    print(f"{'(probe)':<10}{len(probes):>10}{'':>8}{len(probes) / args.duration:>9.1f}{percentile(plat, 50):>9.1f}"
+    print(f"{'(probe)':<20}{len(probes):>10}{'':>8}{len(probes) / args.duration:>9.1f}{percentile(plat, 50):>9.1f}"
           f"{percentile(plat, 90):>9.1f}{percentile(plat, 99):>9.1f}{max(plat or [0]):>9.1f}"
           f"{sum(1 for r in probes if not 200 <= r[2] < 400):>8}   <- a tiny static file, outside the mix: "
           "the machine's own noise")
@@ -263,7 +294,7 @@ def main() -> None:
     if errors:
         shown: dict[str, int] = {}
         for r in errors:
-            key = f"{r[0]} {r[2]} {r[3] if isinstance(r[3], str) and r[2] == 0 else ''}".strip()
+            key = f"{r[0]} {r[4]} {r[2]} {r[3] if isinstance(r[3], str) and r[2] == 0 else ''}".strip()
             shown[key] = shown.get(key, 0) + 1
         print("errors:", ", ".join(f"{k}: {v}" for k, v in sorted(shown.items())))
 

@@ -15,18 +15,24 @@ bare pages that load only a chart library: plotly.js as the package ships it (wh
 loaded before) and the basic partial bundle (what a board that gives plotly figures gets now).
 Medians over ``--rounds`` rounds; the machine's load average is printed before and after.
 
-Starts gunicorn (127.0.0.1, a free port) on the viewer app plus one bare Flask route
-(``/bare``, returning a short text) registered in the same app, then, one after the other,
-drives each route with ``--clients`` concurrent HTTP clients (threads in two processes,
-http.client, gzip accepted as a browser does) for ``--duration`` seconds in all (three
-alternating rounds per route, so both see the same machine), and prints
-requests/s, latency percentiles and errors side by side. It also prints the bytes a first visit
-to ``/r/<code>`` transfers (gzip) before the charts load (the page, its CSS and script and the
-icon), and what the charts then add.
+Without ``--browser``: plays one seeded self-play game of every registered game
+(``replay.games.names()``: floating bridge, UNO Lite, Coup, party cards; each game's
+``selfplay(3)`` with its default bots, normal games whose pages show whole) and stores the four
+in a fresh SQLite archive, starts gunicorn (127.0.0.1, a free port) on the viewer app plus one
+bare Flask route (``/bare``, returning a short text) registered in the same app, then, one after
+the other, drives the bare route and each game's code page ``/r/<code>`` and archived page
+``/g/<id>`` with ``--clients`` concurrent HTTP clients (threads in two processes, http.client,
+gzip accepted as a browser does) for ``--duration`` seconds each in all (three rounds, each
+round driving every route in turn, so all see the same machine), and prints requests/s,
+latency percentiles and errors side by side, with each page's requests/s as a share of the bare
+route's in the same run and the machine's load average before and after. It also prints, for
+each game, the bytes a first visit to its ``/r/<code>`` transfers (gzip) before the charts load
+(the page, its CSS and script and the icon), and what the charts then add.
 
-A third row, for reference, renders every request afresh (``?step=<n>`` with a new ``n`` each
-time, so the in-memory page cache never hits). Everything stays on loopback; the run is
-bounded by ``--duration`` per route (plus 2 s warm-up each and at most 10 s uncached).
+Further rows, for reference, render every request afresh (each game's ``/r/<code>?step=<n>``
+with a new ``n`` each time, so the in-memory page cache never hits). Everything stays on
+loopback; the run is bounded by ``--duration`` per route (plus 2 s warm-up each and at most
+10 s uncached per game).
 """
 
 from __future__ import annotations
@@ -52,6 +58,10 @@ BENCH_DIR = Path(__file__).resolve().parent
 # this file is named viewer.py: keep bench/ off the path so "import viewer" finds the package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH_DIR]
 sys.path.insert(0, str(ROOT))
+
+
+#: the seed of every game's self-play game (bridge's seed 3 is the game this bench always timed)
+GAME_SEED = 3
 
 
 def bench_app():
@@ -401,58 +411,97 @@ def main() -> None:
     if not (1 <= args.clients <= 200 and 1 <= args.duration <= 300):
         parser.error("--clients must be 1-200 and --duration 1-300 s")
 
-    from replay.games.floating_bridge.bots import play_game
+    from archive import Archive
     from replay.codec import encode
+    from replay.games import get, names
 
-    code = encode(play_game(seed=3))
+    # one normal game of every registered game, found through the registry alone
+    games = []
+    for name in names():
+        log = get(name).selfplay(GAME_SEED)
+        games.append({"name": name, "title": get(name).title, "log": log, "code": encode(log)})
     port = free_port()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "GAME_REPLAY_DB": f"sqlite:///{tmp}/bench.db", "PYTHONPATH": str(ROOT)}
+        db = f"sqlite:///{tmp}/bench.db"
+        archive = Archive(db)
+        for game in games:
+            stored = archive.ingest_bytes(game["log"].canonical_json().encode(), f"{game['name']}.json")[0]
+            if not stored.public_id:
+                raise SystemExit(f"{game['name']}: the archive did not store the game ({stored.status}: {stored.error})")
+            game["id"] = stored.public_id
+        archive.close()
+        env = {**os.environ, "GAME_REPLAY_DB": db, "PYTHONPATH": str(ROOT)}
         server = start_gunicorn(port, args.workers, env, args.worker_class)
         try:
-            visit = first_visit(port, code)
-            drive(port, "/bare", args.clients, 2)  # warm-up, not counted
-            drive(port, f"/r/{code}", args.clients, 2)
-            # side by side: alternate the two routes in rounds, so drift hits both alike
+            # every page must show whole (200): a 413 "too large to show here" is no page to time
+            for game in games:
+                for path in (f"/r/{game['code']}", f"/g/{game['id']}"):
+                    status, *_ = fetch(port, path)
+                    if status != 200:
+                        raise SystemExit(f"{game['name']}: {path[:60]} answered {status}, not 200")
+            visits = [(game, first_visit(port, game["code"])) for game in games]
+            routes = [("/bare", "/bare")]
+            for game in games:
+                routes.append((f"{game['name']} /r/<code>", f"/r/{game['code']}"))
+                routes.append((f"{game['name']} /g/<id>", f"/g/{game['id']}"))
+            for _, path in routes:  # warm-up, not counted (every worker's page cache)
+                drive(port, path, args.clients, 2)
+            # side by side: every route in turn, in rounds, so drift hits all alike
             rounds = 3
-            bare_runs, page_runs = [], []
+            runs: dict[str, list[dict]] = {label: [] for label, _ in routes}
             for _ in range(rounds):
-                bare_runs.append(drive(port, "/bare", args.clients, args.duration / rounds))
-                page_runs.append(drive(port, f"/r/{code}", args.clients, args.duration / rounds))
-            bare, page = summary(bare_runs), summary(page_runs)
+                for label, path in routes:
+                    runs[label].append(drive(port, path, args.clients, args.duration / rounds))
+            results = []
+            for label, _ in routes:
+                r = summary(runs[label])
+                r["path"] = label
+                results.append(r)
             # for reference: every request a fresh render (a query the page cache has not seen)
-            cold = summary([drive(port, f"/r/{code}?step={{n}}", args.clients, min(10.0, args.duration))])
-            cold["path"] = "/r/<code>?step=<new> (uncached render)"
+            cold = []
+            for game in games:
+                r = summary([drive(port, f"/r/{game['code']}?step={{n}}", args.clients, min(10.0, args.duration))])
+                r["path"] = f"{game['name']} /r/<code>?step=<new> (uncached)"
+                cold.append(r)
         finally:
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+    load_after = os.getloadavg()
 
     kind = f"{args.worker_class} workers" + (" x 4 threads" if args.worker_class == "gthread" else "")
     print(f"gunicorn on 127.0.0.1, {args.workers} {kind}, {os.cpu_count()} CPUs; "
-          f"{args.clients} concurrent clients, {args.duration:.0f} s per route, gzip accepted")
-    print(f"{'route':<44} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
-    for r in (bare, page, cold):
+          f"{args.clients} concurrent clients, {args.duration:.0f} s per route, gzip accepted; "
+          f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min)")
+    print("games: " + "; ".join(f"{g['title']} (selfplay({GAME_SEED}), code of {len(g['code'])} characters, "
+                                f"/g/{g['id']})" for g in games))
+    bare = results[0]
+    print(f"{'route':<44} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7} "
+          f"{'of bare':>8}")
+    for r in results + cold:
         name = r["path"] if len(r["path"]) <= 44 else r["path"][:41] + "..."
+        ratio = f"{r['rps'] / bare['rps']:.0%}" if bare["rps"] else "—"
         print(f"{name:<44} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p90']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f} "
-              f"{r['errors']:>7}")
+              f"{r['errors']:>7} {ratio:>8}")
         if r["error_kinds"]:
             print("   errors:", "; ".join(r["error_kinds"]))
-    ratio = page["rps"] / bare["rps"] if bare["rps"] else float("nan")
-    print(f"/r/<code> reaches {ratio:.0%} of the bare route's requests/s (target >= 30%); "
-          f"p99 {page['p99']:.1f} ms (target <= 100 ms); errors {page['errors']} (target 0)")
-    print()
-    print("first visit to /r/<code>, bytes on the wire (gzip, headers included):")
-    for url, wire, raw in visit["rows"]:
-        extra = f"  ({raw} bytes of HTML uncompressed)" if raw else ""
-        print(f"  {url:<44} {wire:>9,}{extra}")
-    print(f"  {'total before the charts load':<44} {visit['before_charts']:>9,}  "
-          f"({visit['before_charts'] / 1024:.1f} KiB; target <= 150 KB)")
-    for url, wire in visit["charts"]:
-        print(f"  then, for the charts: {url:<22} {wire:>9,}")
-
+    for page in results[1:]:
+        ratio = page["rps"] / bare["rps"] if bare["rps"] else float("nan")
+        print(f"{page['path']} reaches {ratio:.0%} of the bare route's requests/s (target >= 30%); "
+              f"p99 {page['p99']:.1f} ms (target <= 100 ms); errors {page['errors']} (target 0)")
+    for game, visit in visits:
+        print()
+        print(f"first visit to {game['name']} /r/<code>, bytes on the wire (gzip, headers included):")
+        for url, wire, raw in visit["rows"]:
+            extra = f"  ({raw} bytes of HTML uncompressed)" if raw else ""
+            print(f"  {url:<44} {wire:>9,}{extra}")
+        print(f"  {'total before the charts load':<44} {visit['before_charts']:>9,}  "
+              f"({visit['before_charts'] / 1024:.1f} KiB; target <= 150 KB)")
+        for url, wire in visit["charts"]:
+            print(f"  then, for the charts: {url:<22} {wire:>9,}")
 
 if __name__ == "__main__":
     main()
