@@ -29,16 +29,19 @@ class Head(HTMLParser):
         self.meta: list[tuple[str, str]] = []
         self.title: list[str] = []
         self._in_title = False
+        self._in_head = True  # the page's title is the head's; an SVG chart's <title>s are tooltips
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "meta" and (attrs.get("property") or attrs.get("name")):
             self.meta.append((attrs.get("property") or attrs.get("name"), attrs.get("content") or ""))
-        self._in_title = tag == "title"
+        self._in_title = tag == "title" and self._in_head
 
     def handle_endtag(self, tag):
         if tag == "title":
             self._in_title = False
+        elif tag == "head":
+            self._in_head = False
 
     def handle_data(self, data):
         if self._in_title:
