@@ -134,7 +134,7 @@
     select.addEventListener("change", function () {
       if (select.value === G.perspective) return;
       // the names (players=) are kept as written: URLSearchParams would merge them
-      var query = viewer.editQuery(location.search, { view: select.value, step: null });
+      var query = viewer.editQuery(location.search, { view: select.value === "all" ? null : select.value, step: null });
       // the address bar may show this view already (stepper.js keeps it there): load it anew
       history.replaceState(null, "", location.pathname + query + "#" + viewer.step);
       location.reload();
