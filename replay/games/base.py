@@ -112,50 +112,210 @@ class Replay(Protocol):
         ...
 
 
-class GameModule(Protocol):
-    """The object a game registers. Attributes marked optional may be ``None``/empty."""
+@dataclass(frozen=True)
+class Fact:
+    """One of a game's facts: a value of a finished game that the archive indexes and every
+    filter (the CLI's ``--fact``, the listing page's fields, the API's parameters) is built from.
 
+    ``kind`` is ``"text"``, ``"int"`` or ``"seat"`` (a seat name of the game). ``normalise``
+    turns what a user typed into the stored form, or raises ``ValueError`` with a message that
+    says what is accepted; ``values`` lists the allowed values where they are few, ``pattern``
+    (a regular expression over the stored form) where they are many. ``show`` turns a stored
+    value into what a listing shows (``None``: the value itself). ``column`` puts the fact in
+    listings as a column of its own.
+
+    >>> Fact("contract", "Contract", normalise=str.upper).clean(" 3nt ")
+    '3NT'
+    >>> Fact("turns", "Turns", kind="int").clean("12")
+    12
+    >>> Fact("result", "Result", values=("declarer", "defenders")).clean("draw")
+    Traceback (most recent call last):
+    ...
+    ValueError: result must be declarer or defenders, not 'draw'
+    """
+
+    name: str
+    label: str
+    kind: str = "text"
+    normalise: Callable[[str], "str | int"] | None = None
+    values: tuple[str, ...] = ()
+    pattern: str | None = None
+    show: Callable[["str | int"], str] | None = None
+    column: bool = False
+    help: str = ""
+
+    def clean(self, typed: "str | int") -> "str | int":
+        """What a user typed -> the stored value (``ValueError`` naming the fact otherwise)."""
+        text = str(typed).strip()
+        if self.normalise is not None:
+            value = self.normalise(text)
+        elif self.kind == "int":
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"{self.name} must be a whole number, not {text!r}") from None
+        else:
+            value = text
+        if self.values and value not in self.values:
+            raise ValueError(f"{self.name} must be {' or '.join(self.values)}, not {text!r}")
+        if self.pattern is not None:
+            import re
+
+            if not re.fullmatch(self.pattern, str(value)):
+                raise ValueError(f"{self.name}: {text!r} does not look like {self.help or self.pattern}")
+        return value
+
+    def shown(self, value: "str | int | None") -> str:
+        """A stored value as a listing shows it (``""`` for none)."""
+        if value is None or value == "":
+            return ""
+        return self.show(value) if self.show is not None else str(value)
+
+
+@dataclass(frozen=True)
+class Export:
+    """A file format a game's logs can be written in (bridge: PBN, LIN).
+
+    ``write(log)`` gives the file's text (or bytes); ``suffix`` (``".pbn"``), ``media_type`` and
+    ``encoding`` are what the one export route and the CLI serve it with."""
+
+    name: str
+    label: str
+    suffix: str
+    media_type: str
+    write: Callable[[Any], "str | bytes"]
+    encoding: str = "utf-8"
+
+
+class GameModule:
+    """The object a game registers: every hook the core uses, with a default where a game
+    may leave one out. A game subclasses it; the core reads these attributes and never probes
+    a game with ``getattr``.
+
+    >>> class Toy(GameModule):
+    ...     name, title, major = "toy", "Toy", 1
+    >>> Toy().describe(None), Toy().player_counts, Toy().code_marker
+    ('Toy', (None, None), None)
+    """
+
+    # -- identity -----------------------------------------------------------------------------
     name: ClassVar[str]          # "uno-lite"; the log's format is f"{name}/{major}"
     title: ClassVar[str]         # "UNO Lite"
-    major: ClassVar[int]         # 1
-    seats: ClassVar[tuple[str, ...]]  # every seat name the game can have, in table order
-    finding_kinds: ClassVar[Mapping[str, bool]]  # kind -> fatal
-    end_reasons: ClassVar[tuple[str, ...]]
+    major: ClassVar[int] = 1
+    # -- seats ----------------------------------------------------------------------------------
+    #: every seat name the game can have, in table order (empty: free names listed per log)
+    seats: ClassVar[tuple[str, ...]] = ()
+    #: the fewest and most seats a table may have, where tables vary (``selfplay --players``)
+    player_counts: ClassVar[tuple[int | None, int | None]] = (None, None)
+    # -- rules ----------------------------------------------------------------------------------
+    finding_kinds: ClassVar[Mapping[str, bool]] = {}  # kind -> fatal
+    end_reasons: ClassVar[tuple[str, ...]] = ()
+    #: the log events that are actions (a step each, and a digit in a code)
+    action_events: ClassVar[frozenset[str]] = frozenset()
+    #: the step kind that ends a chapter (the viewer's up/down keys): "trick", "turn"
+    chapter: ClassVar[str] = "step"
+    # -- log, logger, replay ------------------------------------------------------------------
     Log: ClassVar[type]          # pydantic model of the whole log
+    #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
+    Logger: ClassVar[type | None] = None
+    #: text formats ``replay.log.read_logs`` recognises by content: modules or objects with
+    #: ``looks_like(text)`` and ``read(text, name)``
+    readers: ClassVar[tuple[Any, ...]] = ()
+    #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
+    #: (``replay.reading``); accepts no more than ``parse`` and builds the same models
+    read_json: ClassVar[Callable[[str], Any] | None] = None
+    # -- codes ----------------------------------------------------------------------------------
+    #: the first character of this game's generic replay codes (``replay/codec/generic.py``)
+    code_marker: ClassVar[str | None] = None
+    #: the setup's coder for generic codes (``replay.codec.generic``), or None
+    setup_codec: ClassVar[Any] = None
+    #: a whole-game payload coder (``payload(log) -> int``/``from_payload``), or None
+    payload_codec: ClassVar[Any] = None
+    #: a codec with codes of the game's own shape (``claims``, ``encode``, ``decode``,
+    #: ``is_fallback``, ``is_legacy``), asked before the generic one; or None
+    text_codec: ClassVar[Any] = None
+    # -- outcome, facts, roles ------------------------------------------------------------------
+    #: the facts ``Outcome.facts`` may hold, in the order listings show them
+    facts: ClassVar[tuple[Fact, ...]] = ()
+    #: the roles ``Outcome.roles`` may give a seat (bridge: declarer, partner, defender)
+    roles: ClassVar[tuple[str, ...]] = ()
+    #: the role whose games and wins the player and bot counters keep (bridge: declarer), or None
+    counted_role: ClassVar[str | None] = None
+    # -- extras ---------------------------------------------------------------------------------
+    #: file formats the game's logs export to (the one export route, ``game-replay export``)
+    exports: ClassVar[tuple[Export, ...]] = ()
+    #: self-play bots by name
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = {}
+    #: click commands ``replay.cli`` adds
+    commands: ClassVar[tuple[Any, ...]] = ()
+    #: the folder of the game's bundled sample logs, or None
+    sample_logs: ClassVar[Any] = None
+    #: the dotted package of the game's viewer board (``None``: the viewer's convention,
+    #: ``viewer.games.<name with underscores>``)
+    board: ClassVar[str | None] = None
+    #: changes when the analysis of the same game could change (``analyse`` games only)
+    analysis_version: ClassVar[str | None] = None
 
+    # -- required -------------------------------------------------------------------------------
     def parse(self, data: dict[str, Any], source: str | None = None) -> Any:
-        """A decoded JSON object -> ``Log``; raises ``replay.log.LogFormatError``.
+        """A decoded JSON object -> ``Log``; raises ``replay.log.LogFormatError``."""
+        raise NotImplementedError
 
-        ``replay.log.parse_log`` calls it for a log of this format (and the first registered
-        game's for a log with no ``format``, so that its errors name what is missing)."""
-        ...
+    def judge(self, log: Any) -> Replay:
+        raise NotImplementedError
 
-    def judge(self, log: Any) -> Replay: ...
-
-    def json_schema(self) -> dict[str, Any]: ...
+    def json_schema(self) -> dict[str, Any]:
+        raise NotImplementedError
 
     def start(self, log: Any) -> tuple[State, list[Finding]]:
         """The position after the setup, and the setup's findings."""
-        ...
+        raise NotImplementedError
 
     def legal_events(self, state: State) -> list[Any]:
         """Every event the seat to act may log at ``state``: one per legal action, and for an
         action with a chance outcome (a draw) one per outcome that can happen."""
-        ...
+        raise NotImplementedError
 
-    # optional extras
-    bots: Mapping[str, Callable[..., Any]]
-    def selfplay(self, seed: int, bots: Sequence[str], **options: Any) -> Any: ...
-    # readers: modules with ``looks_like(text)`` and ``read(text, name)`` (foreign text logs);
-    # code_marker and setup_codec (generic codes) or text_codec (codes of the game's own shape,
-    # with ``claims``, ``encode``, ``decode``, ``is_fallback``, ``is_legacy``: floating bridge);
-    # commands (click commands ``replay.cli`` adds); describe_code(replay) (lines ``decode``
-    # prints); seat_key(name) (how the log model keys its players, when not by the name itself)
-    # a log whose tables vary lists its seats in table order as ``seat_order`` or ``seats``
-    # (``replay.codec.seat_order``: the order of a link's ``players=`` names)
-    #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
-    #: (``replay.reading``); it accepts no more than ``parse`` and builds the same models
-    read_json: Callable[[str], Any]
+    # -- with defaults --------------------------------------------------------------------------
+    def selfplay(self, seed: int, bots: Sequence[str] = (), **options: Any) -> Any:
+        """A seeded bot game's log."""
+        raise NotImplementedError(f"{self.title} has no self-play")
+
+    def seat_key(self, name: str) -> Any:
+        """How the log model keys its players (bridge: ``Seat``); the name itself by default."""
+        return name
+
+    def seat_order(self, log: Any) -> list[str]:
+        """A log's seats in table order: the order of a link's ``players=`` names."""
+        if self.seats:
+            return list(self.seats)
+        players = getattr(log, "players", None) or ()
+        return [getattr(p, "name", str(p)) for p in players]
+
+    def describe(self, replay: Any) -> str:
+        """One line about a judged game for listings and the CLI (default: the title)."""
+        if replay is None:
+            return self.title
+        return replay.summary_line()
+
+    def describe_code(self, replay: Any) -> list[str]:
+        """Lines ``game-replay decode`` prints about a game after its summary line."""
+        return []
+
+    def fact(self, name: str) -> Fact | None:
+        """The declared fact called ``name``, or None."""
+        return next((f for f in self.facts if f.name == name), None)
+
+    @property
+    def has_analysis(self) -> bool:
+        return type(self).analyse is not GameModule.analyse
+
+    def analyse(self, replay: Any) -> dict[str, Any]:
+        """Optional: an analysis of a judged game as JSON (bridge: double dummy)."""
+        raise NotImplementedError(f"{self.title} has no analysis")
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}/{self.major}: {self.title}>"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from ..base import Export, Fact, GameModule
 from . import root_log
 from .bots import BOTS, play_game
 from .logger import CoupLogger
@@ -29,7 +30,7 @@ from .log import EVENT_MODELS
 from .replay import CoupReplay
 
 
-class Coup:
+class Coup(GameModule):
     """The Coup game module (``replay.games.base.GameModule``)."""
 
     name: ClassVar[str] = "coup"
@@ -56,6 +57,11 @@ class Coup:
     #: a plain log's JSON text -> its ``CoupLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    facts: ClassVar[tuple[Fact, ...]] = (
+        Fact("winner", "Winner", kind="seat", column=True),
+        Fact("players", "Players", kind="int", column=True),
+        Fact("turns", "Turns", kind="int", column=True),
+    )
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> CoupLog:
         """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``."""

@@ -20,9 +20,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping, Sequence
 
+from ...errors import ReplayError
+from ..base import Export, Fact, GameModule
 from . import bots as _bots
 from . import codec as _codec
-from .cards import Seat
+from .cards import Call, CallParseError, Seat
+from .formats.lin import to_lin
+from .formats.pbn import ENCODING as PBN_ENCODING
+from .formats.pbn import to_pbn
 from .engine import FINDING_KINDS
 from .formats import bridgebot_text
 from .log import END_REASONS, GameLog, json_schema, parse
@@ -30,7 +35,27 @@ from .logger import BridgeLogger
 from .reading import read_json
 
 
-class FloatingBridge:
+def _contract(text: str) -> str:
+    """A contract as a user types it (``3nt``) -> as stored (``3NT``)."""
+    try:
+        call = Call.parse(text)
+    except CallParseError:
+        raise ValueError(f"contract must be a bid like 3S or 2NT, not {text!r}") from None
+    if call.is_pass:
+        raise ValueError("contract must be a bid like 3S or 2NT, not pass")
+    return str(call)
+
+
+def _seat_fact(what: str):
+    def normalise(text: str) -> str:
+        try:
+            return Seat.parse(text).name
+        except ReplayError:
+            raise ValueError(f"{what} must be a seat (N, E, S or W), not {text!r}") from None
+    return normalise
+
+
+class FloatingBridge(GameModule):
     """The floating bridge game module (``replay.games.base.GameModule``)."""
 
     name: ClassVar[str] = "floating-bridge"
@@ -54,6 +79,24 @@ class FloatingBridge:
     #: a plain log's JSON text -> its ``GameLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    #: what the archive indexes and every filter is built from (``Outcome.facts``)
+    facts: ClassVar[tuple[Fact, ...]] = (
+        Fact("contract", "Contract", normalise=_contract, column=True, help="a bid like 3S or 2NT"),
+        Fact("declarer", "Declarer", kind="seat", normalise=_seat_fact("declarer"), values=("N", "E", "S", "W"),
+             column=True),
+        Fact("partner_seat", "Partner", kind="seat", normalise=_seat_fact("partner_seat"),
+             values=("N", "E", "S", "W")),
+        Fact("result", "Result", values=("declarer", "defenders"), column=True,
+             help="which side won: declarer or defenders"),
+        Fact("rules", "Rules"),
+    )
+    roles: ClassVar[tuple[str, ...]] = ("declarer", "partner", "defender")
+    #: the player and bot counters keep games as declarer and contracts made
+    counted_role: ClassVar[str | None] = "declarer"
+    exports: ClassVar[tuple[Export, ...]] = (
+        Export("pbn", "PBN", ".pbn", "application/x-bridge-pbn", to_pbn, encoding=PBN_ENCODING),
+        Export("lin", "LIN", ".lin", "application/x-bridge-lin", to_lin),
+    )
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
         """A decoded JSON object -> ``GameLog``; raises ``replay.log.LogFormatError``."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from ..base import Export, Fact, GameModule
 from .bots import BOTS, play_game
 from .logger import PartyLogger
 from .codec import PayloadError, decode_payload, encode_payload
@@ -29,7 +30,7 @@ from .log import END_REASONS, AnswerEvent, DeclineEvent, JoinEvent, PartyLog, Pi
 from .replay import PartyReplay
 
 
-class PartyCards:
+class PartyCards(GameModule):
     """The party-cards game module (``replay.games.base.GameModule``)."""
 
     name: ClassVar[str] = "party-cards"
@@ -51,6 +52,11 @@ class PartyCards:
     #: a plain log's JSON text -> its ``PartyLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    facts: ClassVar[tuple[Fact, ...]] = (
+        Fact("winner", "Winner", kind="seat", column=True),
+        Fact("players", "Players", kind="int", column=True),
+        Fact("rounds", "Rounds", kind="int", column=True),
+    )
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> PartyLog:
         """A decoded JSON object -> ``PartyLog``; raises ``replay.log.LogFormatError``."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from ..base import Export, Fact, GameModule
 from .bots import BOTS, play_game
 from .logger import UnoLogger
 from .codec import SETUP_CODEC
@@ -27,7 +28,7 @@ from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_sche
 from .replay import UnoReplay
 
 
-class UnoLite:
+class UnoLite(GameModule):
     """The UNO Lite game module (``replay.games.base.GameModule``)."""
 
     name: ClassVar[str] = "uno-lite"
@@ -48,6 +49,10 @@ class UnoLite:
     #: a plain log's JSON text -> its ``UnoLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    facts: ClassVar[tuple[Fact, ...]] = (
+        Fact("winner", "Winner", kind="seat", values=SEATS, column=True),
+        Fact("turns", "Turns", kind="int", column=True),
+    )
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> UnoLog:
         """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``."""
