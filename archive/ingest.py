@@ -693,11 +693,6 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
         "started_at": _utc_naive(log.started_at),
         "game": replay.game.name,
         "rules": str(outcome.facts.get("rules", replay.game.name)),
-        # floating bridge's own columns (release 0.1); every game's facts are in game_facts
-        "contract": outcome.facts.get("contract"),
-        "declarer": outcome.facts.get("declarer"),
-        "partner_seat": outcome.facts.get("partner_seat"),
-        "result": outcome.facts.get("result"),
         "end_reason": replay.end_reason,
         "findings": len(findings),
         "finding_kinds": ",".join(kinds),

@@ -77,10 +77,6 @@ class Game(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime)
     rules: Mapped[str] = mapped_column(String(100))  # Rules.name: preset plus overrides
     players: Mapped[str] = mapped_column(Text)  # JSON {"N": {"name", "id", "bot"}, ...}
-    contract: Mapped[str | None] = mapped_column(String(4))
-    declarer: Mapped[str | None] = mapped_column(String(1))
-    partner_seat: Mapped[str | None] = mapped_column(String(1))
-    result: Mapped[str | None] = mapped_column(String(10))
     end_reason: Mapped[str] = mapped_column(String(20))
     findings: Mapped[int] = mapped_column(Integer, default=0)
     finding_kinds: Mapped[str] = mapped_column(Text, default="")  # comma-separated, sorted
@@ -97,10 +93,7 @@ class Game(Base):
         Index("ix_games_game_started", "game", "started_at", "id"),
         Index("ix_games_ingested", "ingested_at", "id"),
         Index("ix_games_rules_started", "rules", "started_at"),
-        Index("ix_games_contract", "contract", "started_at"),
-        Index("ix_games_declarer", "declarer", "started_at"),
         Index("ix_games_end_reason", "end_reason", "started_at"),
-        Index("ix_games_result", "result", "started_at"),
         Index("ix_games_findings", "findings"),
         Index("ix_games_raw_blob", "raw_blob_id"),
     )
@@ -289,14 +282,18 @@ class Counter(Base):
     key_lc: Mapped[str] = mapped_column(String(250))
     games: Mapped[int] = mapped_column(BigInteger, default=0)
     seats: Mapped[int] = mapped_column(BigInteger, default=0)
-    declarer: Mapped[int] = mapped_column(BigInteger, default=0)
-    made: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: seats taken in the game's counted role (``GameModule.counted_role``), and won in it
+    role_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    role_won: Mapped[int] = mapped_column(BigInteger, default=0)
     findings: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_games: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_seats: Mapped[int] = mapped_column(BigInteger, default=0)
-    listed_declarer: Mapped[int] = mapped_column(BigInteger, default=0)
-    listed_made: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_role_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_role_won: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: games won (``game_players.won``; migration 0012)
+    wins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    listed_wins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
     # for the player and bot counters (leaderboards, one name); on PostgreSQL the tag counters
     # are left out, so that folding a tag's delta writes no entry in them (migration 0010)
@@ -317,14 +314,18 @@ class CounterDelta(Base):
     key_lc: Mapped[str] = mapped_column(String(250))
     games: Mapped[int] = mapped_column(BigInteger, default=0)
     seats: Mapped[int] = mapped_column(BigInteger, default=0)
-    declarer: Mapped[int] = mapped_column(BigInteger, default=0)
-    made: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: seats taken in the game's counted role (``GameModule.counted_role``), and won in it
+    role_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    role_won: Mapped[int] = mapped_column(BigInteger, default=0)
     findings: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_games: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_seats: Mapped[int] = mapped_column(BigInteger, default=0)
-    listed_declarer: Mapped[int] = mapped_column(BigInteger, default=0)
-    listed_made: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_role_games: Mapped[int] = mapped_column(BigInteger, default=0)
+    listed_role_won: Mapped[int] = mapped_column(BigInteger, default=0)
     listed_findings: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: games won (``game_players.won``; migration 0012)
+    wins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    listed_wins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
     __table_args__ = (Index("ix_counter_deltas_key", "kind", "key"),)
 

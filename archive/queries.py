@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -34,9 +33,10 @@ from sqlalchemy import Connection, Engine, and_, case, exists, false, func, or_,
 from .blobs import BlobStore
 from .ids import PublicIds
 from .models import Blob, Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
-from .records import SEAT_LETTERS, ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, \
-    _like_pattern, _utc_naive, bot_base
-from .summaries import ALL, NO_START, Summaries, number_tag
+from .filters import FACT, NEUTRAL, clean_filters, game_name
+from .records import ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, _like_pattern, \
+    _utc_naive, bot_base
+from .summaries import ALL, NO_START, Summaries, counted_role, number_tag, think_list
 
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
@@ -49,6 +49,8 @@ RANGE_DRIVE = 2_000
 #: A wildcard player or winner filter matching at most this many names is their tags; past it,
 #: each game's players are checked.
 WILDCARD_TAGS = 200
+#: Think times are averaged over a name's latest this many timed seats (``Queries.stats``).
+THINK_SAMPLE = 300
 #: Past this many matches the general plan walks the sort index instead of sorting the matches.
 DENSE_MATCHES = 500
 #: A player/bot/finding filter matching more rows than this (and a fifth of the games) is
@@ -76,15 +78,37 @@ class Queries:
 
     # -- one game -----------------------------------------------------------------------------
     def _game_columns(self):
-        return (Game.id, Game.game, Game.game_id, Game.started_at, Game.rules, Game.players, Game.contract, Game.declarer,
-                Game.partner_seat, Game.result, Game.end_reason, Game.findings, Game.finding_kinds, Game.source,
-                Game.origin, Game.ingested_at, Game.code, Game.listed)
+        return (Game.id, Game.game, Game.game_id, Game.started_at, Game.rules, Game.players, Game.end_reason,
+                Game.findings, Game.finding_kinds, Game.source, Game.origin, Game.ingested_at, Game.code, Game.listed)
 
-    def _summary_fields(self, row) -> dict[str, Any]:
+    @staticmethod
+    def _extras(conn: Connection, ids: list[int]) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
+        """The games' facts and their seats' roles and wins, by primary key (a page's worth)."""
+        facts: dict[int, dict[str, Any]] = {i: {} for i in ids}
+        seats: dict[int, dict[str, Any]] = {i: {} for i in ids}
+        if not ids:
+            return facts, seats
+        for row in conn.execute(select(GameFact.game_id, GameFact.name, GameFact.value, GameFact.num)
+                                .where(GameFact.game_id.in_(ids)).order_by(GameFact.game_id, GameFact.name)):
+            facts[row.game_id][row.name] = row.num if row.num is not None else row.value
+        for row in conn.execute(select(GamePlayer.game_id, GamePlayer.seat, GamePlayer.role, GamePlayer.won)
+                                .where(GamePlayer.game_id.in_(ids))):
+            seats[row.game_id][row.seat] = (row.role, None if row.won is None else bool(row.won))
+        return facts, seats
+
+    def _summaries(self, conn: Connection, rows: list[Any]) -> list[dict[str, Any]]:
+        facts, seats = self._extras(conn, [r.id for r in rows])
+        return [self._summary_fields(r, facts[r.id], seats[r.id]) for r in rows]
+
+    def _summary_fields(self, row, facts: dict[str, Any], seats: dict[str, Any]) -> dict[str, Any]:
+        players = json.loads(row.players)
+        for seat, player in players.items():
+            role, won = seats.get(seat, (None, None))
+            player["role"] = role
+            player["won"] = won
         return dict(
             public_id=self.ids.encode(row.id), game=row.game, game_id=row.game_id, started_at=_aware(row.started_at),
-            rules=row.rules, players=json.loads(row.players), contract=row.contract, declarer=row.declarer,
-            partner_seat=row.partner_seat, result=row.result, end_reason=row.end_reason, findings=row.findings,
+            rules=row.rules, players=players, facts=facts, end_reason=row.end_reason, findings=row.findings,
             finding_kinds=[k for k in row.finding_kinds.split(",") if k], source=row.source, origin=row.origin,
             ingested_at=_aware(row.ingested_at), code=row.code, listed=bool(row.listed),
         )
@@ -97,9 +121,10 @@ class Queries:
         with self.engine.connect() as conn:
             row = conn.execute(select(*self._game_columns(), Blob.data, Blob.dictionary_id)
                                .join(Blob, Blob.id == Game.raw_blob_id).where(Game.id == game_id)).first()
-        if row is None:
-            return None
-        return ArchivedGame(**self._summary_fields(row), raw=self.blobs.read(row.data, row.dictionary_id))
+            if row is None:
+                return None
+            (fields,) = self._summaries(conn, [row])
+        return ArchivedGame(**fields, raw=self.blobs.read(row.data, row.dictionary_id))
 
     def count(self) -> int:
         """How many games are stored (from ``counters``: no scan)."""
@@ -122,10 +147,7 @@ class Queries:
             raise ArchiveError(f"unknown sort {sort!r} (one of {', '.join(SORTS)}, '-' in front for descending)")
         if limit < 0 or offset < 0:
             raise ArchiveError("limit and offset must not be negative")
-        unknown = set(filters) - set(FILTERS)
-        if unknown:
-            raise ArchiveError(f"unknown filter {', '.join(sorted(unknown))} (known: {', '.join(FILTERS)})")
-        active = {k: v for k, v in filters.items() if v is not None and v != ""}
+        active = clean_filters(filters)
         after = _read_cursor(cursor, sort) if cursor else None
         plan = _tag_plan(active) if key == "started_at" and TAG_PLAN else None
         with self.engine.connect() as conn:
@@ -134,7 +156,7 @@ class Queries:
             else:
                 rows, total, exact = self._list_general(conn, active, key, descending, limit, offset, after,
                                                         exact_total)
-        items = [GameSummary(**self._summary_fields(r)) for r in rows[:limit]]
+            items = [GameSummary(**fields) for fields in self._summaries(conn, rows[:limit])]
         next_cursor = None
         if len(rows) > limit and rows[:limit]:
             last = rows[limit - 1]
@@ -370,9 +392,9 @@ class Queries:
         rows = conn.execute(query.order_by(*order).limit(limit + 1).offset(offset)).all()
         return rows, total, exact
 
-    def _filters(self, player=None, bot=None, rules=None, contract=None, declarer=None, result=None,
-                 end_reason=None, has_findings=None, finding_kind=None, started_from=None, started_to=None,
-                 listed=None, game=None, winner=None, fact=None, *, correlated: bool = False) -> list[Any]:
+    def _filters(self, player=None, bot=None, rules=None, end_reason=None, has_findings=None, finding_kind=None,
+                 started_from=None, started_to=None, listed=None, game=None, winner=None, facts=(), *,
+                 correlated: bool = False) -> list[Any]:
         """WHERE clauses. Player, bot and finding filters are ``id IN (...)`` subqueries, or with
         ``correlated`` ``EXISTS`` probes (cheap per row when games are scanned in sort order)."""
         where: list[Any] = []
@@ -393,16 +415,16 @@ class Queries:
         if bot:
             where.append(member(GamePlayer.game_id, _bot_condition(bot)))
         if game:
-            where.append(Game.game == _game_name(game))
+            where.append(Game.game == game_name(game))
         if winner and "*" in winner:
             where.append(member(GamePlayer.game_id, _wildcard_condition("winner", winner.strip().lower())))
         elif winner:
             by_name, by_id = _player_conditions(winner)
             won = or_(by_name, by_id, _bot_condition(winner))
             where.append(member(GamePlayer.game_id, and_(won, GamePlayer.won == True)))  # noqa: E712
-        for name, op, value in _fact_conditions(fact):
+        for name, op, value in facts:
             if op == "=":
-                cond = and_(GameFact.name == name, GameFact.value == value)
+                cond = and_(GameFact.name == name, GameFact.value == str(value))
             elif op == ">=":
                 cond = and_(GameFact.name == name, GameFact.num >= value)
             else:
@@ -410,14 +432,6 @@ class Queries:
             where.append(member(GameFact.game_id, cond))
         if rules:
             where.append(Game.rules == rules)
-        if contract:
-            where.append(Game.contract == _normal_contract(contract))
-        if declarer:
-            where.append(Game.declarer == _seat_letter(declarer, "declarer"))
-        if result:
-            if result not in ("declarer", "defenders"):
-                raise ArchiveError(f"result must be 'declarer' or 'defenders', not {result!r}")
-            where.append(Game.result == result)
         if end_reason:
             where.append(Game.end_reason == end_reason)
         if has_findings is not None:
@@ -462,35 +476,61 @@ class Queries:
     # -- statistics ---------------------------------------------------------------------------
     def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
               limit: int | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        """Per player (name) or bot: games, seats taken in them, games as declarer, contracts
-        made, findings tied to its seats; most games first.
+        """Per player (name) or bot, most games first: ``games``, ``seats`` taken in them,
+        ``wins`` (games won), ``findings`` tied to its seats and ``think_ms`` (the mean think
+        time over its latest ``THINK_SAMPLE`` timed seats, or None); with ``game`` that game's
+        figures, and for a game with a counted role (``GameModule.counted_role``) also
+        ``role_games`` (seats in that role) and ``role_won`` (won in it).
 
         ``listed_only`` leaves out unlisted uploads, ``name`` keeps one player or bot (any case).
-        Read from ``counters``, which ingest keeps up to date. With ``game`` (``uno-lite``), one
-        game's figures, counted over that game's rows (the ``ix_games_game_started`` index):
-        the per-game leaderboard itself is kept by ``archive/ratings.py``.
+        Without ``game``, read from ``counters``, which ingest keeps up to date; with it,
+        counted over that game's rows (the ``ix_games_game_started`` index): the per-game
+        leaderboard itself is kept by ``archive/ratings.py``.
         """
         if by not in ("player", "bot"):
             raise ArchiveError(f"stats by must be 'player' or 'bot', not {by!r}")
         if game:
-            return self._game_stats(by, _game_name(game), listed_only, name, limit)
-        rows = self.summaries.top(by, listed_only=listed_only, name_lc=None if name is None else name.strip().lower(),
-                                  limit=limit)
-        return [{by: r["key"], "games": r["games"], "seats": r["seats"], "declarer": r["declarer"],
-                 "made": r["made"], "findings": r["findings"]} for r in rows]
+            rows = self._game_stats(by, game_name(game), listed_only, name, limit)
+        else:
+            found = self.summaries.top(by, listed_only=listed_only,
+                                       name_lc=None if name is None else name.strip().lower(), limit=limit)
+            rows = [{by: r["key"], "games": r["games"], "seats": r["seats"], "wins": r["wins"],
+                     "findings": r["findings"]} for r in found]
+        with self.engine.connect() as conn:
+            for row in rows:
+                row["think_ms"] = self._mean_think(conn, by, row[by], game, listed_only)
+        return rows
 
+    @staticmethod
+    def _mean_think(conn: Connection, by: str, name: str, game: str | None, listed_only: bool) -> int | None:
+        """The mean think time (ms) over a name's latest ``THINK_SAMPLE`` timed seats, or None."""
+        column = GamePlayer.name if by == "player" else GamePlayer.bot
+        query = select(GamePlayer.think_ms).where(column == name, GamePlayer.think_ms.is_not(None),
+                                                  GamePlayer.think_ms != "")
+        if game or listed_only:
+            query = query.join(Game, Game.id == GamePlayer.game_id)
+            if game:
+                query = query.where(Game.game == game)
+            if listed_only:
+                query = query.where(Game.listed.is_(True))
+        times = [t for (kept,) in conn.execute(query.order_by(GamePlayer.game_id.desc()).limit(THINK_SAMPLE))
+                 for t in think_list(kept)]
+        return round(sum(times) / len(times)) if times else None
 
     def _game_stats(self, by: str, game: str, listed_only: bool, name: str | None, limit: int | None
                     ) -> list[dict[str, Any]]:
         key = GamePlayer.name if by == "player" else GamePlayer.bot
+        role = counted_role(game)
         per_seat = (select(GameFinding.game_id, GameFinding.seat, func.count().label("n"))
                     .group_by(GameFinding.game_id, GameFinding.seat).subquery())
-        is_declarer = Game.declarer == GamePlayer.seat
+        in_role = GamePlayer.role == role
+        won = GamePlayer.won == True  # noqa: E712
         games = func.count(GamePlayer.game_id.distinct())
         query = (
             select(key.label("key"), games.label("games"), func.count().label("seats"),
-                   func.sum(case((is_declarer, 1), else_=0)).label("declarer"),
-                   func.sum(case((and_(is_declarer, Game.result == "declarer"), 1), else_=0)).label("made"),
+                   func.count(case((won, GamePlayer.game_id)).distinct()).label("wins"),
+                   func.sum(case((in_role, 1), else_=0)).label("role_games"),
+                   func.sum(case((and_(in_role, won), 1), else_=0)).label("role_won"),
                    func.sum(func.coalesce(per_seat.c.n, 0)).label("findings"))
             .select_from(GamePlayer)
             .join(Game, Game.id == GamePlayer.game_id)
@@ -506,13 +546,20 @@ class Queries:
             query = query.where(column == name.strip().lower())
         if limit is not None:
             query = query.limit(limit)
+        out = []
         with self.engine.connect() as conn:
-            return [{by: r.key, "games": r.games, "seats": r.seats, "declarer": int(r.declarer or 0),
-                     "made": int(r.made or 0), "findings": int(r.findings or 0)} for r in conn.execute(query)]
+            for r in conn.execute(query):
+                row = {by: r.key, "games": r.games, "seats": r.seats, "wins": int(r.wins or 0),
+                       "findings": int(r.findings or 0)}
+                if role is not None:
+                    row["role_games"] = int(r.role_games or 0)
+                    row["role_won"] = int(r.role_won or 0)
+                out.append(row)
+        return out
 
 
-FILTERS = ("game", "player", "bot", "winner", "fact", "rules", "contract", "declarer", "result", "end_reason",
-           "has_findings", "finding_kind", "started_from", "started_to", "listed")
+#: the keywords ``Archive.list`` takes besides a game's facts (``archive/filters.py``)
+FILTERS = (*NEUTRAL, FACT)
 
 
 def _player_conditions(player: str) -> tuple[Any, Any]:
@@ -548,60 +595,6 @@ def _bot_condition(bot: str) -> Any:
     value = bot.strip().lower()
     return and_(GamePlayer.bot_base_lc == bot_base(value),
                 or_(GamePlayer.bot_lc == value, GamePlayer.bot_base_lc == value))
-
-
-_FACT = re.compile(r"^ *([a-z][a-z0-9_]{0,39}) *(>=|<=|=)([^\x00-\x1f\x7f]{1,200})$")
-
-
-def _fact_conditions(fact: Any) -> list[tuple[str, str, Any]]:
-    """``"turns>=30"``, ``"contract=3NT"`` (or a list of them) -> (name, op, value) triples."""
-    if not fact:
-        return []
-    items = [fact] if isinstance(fact, str) else list(fact)
-    out = []
-    for item in items:
-        match = _FACT.match(item) if isinstance(item, str) else None
-        if match is None:
-            raise ArchiveError(f"fact filter {item!r} is not name=value, name>=number or name<=number "
-                               "(e.g. turns>=30, contract=3NT)")
-        name, op, value = match.groups()
-        value = value.strip(" ")
-        if not value:
-            raise ArchiveError(f"fact filter {item!r} has no value")
-        if op != "=":
-            try:
-                value = int(value)
-            except ValueError:
-                raise ArchiveError(f"fact filter {item!r}: {op} needs a whole number") from None
-        out.append((name, op, value))
-    return out
-
-
-def _game_name(value: str) -> str:
-    from replay.games import names
-
-    if value not in names():
-        raise ArchiveError(f"game must be one of {', '.join(names())}, not {value!r}")
-    return value
-
-
-def _seat_letter(value: str, what: str) -> str:
-    letter = value.strip().upper()[:1]
-    if letter not in SEAT_LETTERS or len(value.strip()) not in (1, 4, 5):
-        raise ArchiveError(f"{what} must be a seat (N, E, S or W), not {value!r}")
-    return letter
-
-
-def _normal_contract(value: str) -> str:
-    from replay.games.floating_bridge.cards import Call, CallParseError
-
-    try:
-        call = Call.parse(value)
-    except CallParseError:
-        raise ArchiveError(f"contract must be a bid like 3S or 2NT, not {value!r}") from None
-    if call.is_pass:
-        raise ArchiveError("contract must be a bid like 3S or 2NT, not pass")
-    return str(call)
 
 
 class _Walk(NamedTuple):
@@ -642,22 +635,14 @@ def _tag_plan(active: dict[str, Any]) -> _TagPlan | None:
     if active.get("bot"):
         tags.append(f"bot:{active['bot'].strip().lower()}")
     if active.get("game"):
-        tags.append(f"game:{_game_name(active['game'])}")
-    for name, op, value in _fact_conditions(active.get("fact")):
+        tags.append(f"game:{game_name(active['game'])}")
+    for name, op, value in active.get("facts", ()):
         if op == "=":
             tags.append(f"fact:{name}={value}")
         else:
             plan.ranges.append((name, op, value))
     if active.get("rules"):
         tags.append(f"rules:{active['rules']}")
-    if active.get("contract"):
-        tags.append(f"fact:contract={_normal_contract(active['contract'])}")
-    if active.get("declarer"):
-        tags.append(f"fact:declarer={_seat_letter(active['declarer'], 'declarer')}")
-    if active.get("result"):
-        if active["result"] not in ("declarer", "defenders"):
-            raise ArchiveError(f"result must be 'declarer' or 'defenders', not {active['result']!r}")
-        tags.append(f"fact:result={active['result']}")
     if active.get("end_reason"):
         tags.append(f"end:{active['end_reason']}")
     if active.get("has_findings") is not None:

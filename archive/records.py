@@ -19,12 +19,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from replay.errors import ReplayError
 from replay.codec import CodeError, encode
 from replay.log import ZSTD_MAGIC, LogFormatError, parse_log, read_logs
-from replay.games.floating_bridge.log import GameLog, looks_like_legacy_text
+from replay.games import get as get_game, names as game_names
 
 DEFAULT_URL = "sqlite:///var/game-replay.db"
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_DECOMPRESSED = 16 * 1024 * 1024
-SEAT_LETTERS = ("N", "E", "S", "W")
 
 STORED = "stored"
 STORED_WITH_FINDINGS = "stored_with_findings"
@@ -63,15 +62,15 @@ class GameSummary:
     """The index fields of an archived game."""
 
     public_id: str
-    game: str  # the registry's name: "floating-bridge", "uno-lite"
+    game: str  # the registry's name
     game_id: str | None
     started_at: datetime | None
     rules: str
+    #: per seat ``{"name", "id", "bot", "role", "won"}`` (each only when known; ``won`` None:
+    #: nobody won)
     players: dict[str, dict[str, Any]]
-    contract: str | None
-    declarer: str | None
-    partner_seat: str | None
-    result: str | None
+    #: every fact the game's ``Outcome.facts`` gave, ints as ints (``{"turns": 30}``)
+    facts: dict[str, Any]
     end_reason: str
     findings: int
     finding_kinds: list[str]
@@ -95,10 +94,10 @@ class ArchivedGame(GameSummary):
     """A game from the archive: its raw bytes as received, its log, and its replay."""
 
     raw: bytes = b""
-    _log: GameLog | None = field(default=None, repr=False)
+    _log: Any = field(default=None, repr=False)
 
     @property
-    def log(self) -> GameLog:
+    def log(self) -> Any:
         if self._log is None:
             entries = read_logs(self.raw, self.source, max_decompressed=max(MAX_DECOMPRESSED, 64 << 20))
             if len(entries) != 1 or entries[0].log is None:
@@ -107,7 +106,7 @@ class ArchivedGame(GameSummary):
         return self._log
 
     def replay(self):
-        """The judged game: a ``GameReplay``."""
+        """The judged game (its game's ``Replay``)."""
         return self.log.replay()
 
 
@@ -182,9 +181,11 @@ def _like_pattern(value: str) -> str:
 def raw_extension(raw: bytes) -> str:
     if raw.startswith(ZSTD_MAGIC):
         return ".json.zst"
-    head = raw[:64].decode("utf-8", "replace")
-    if looks_like_legacy_text(head):
-        return ".txt"
+    head = raw[:4096].decode("utf-8", "replace")
+    if head.lstrip("\ufeff \t\r\n").startswith("{"):
+        return ".json"
+    if any(reader.looks_like(head) for name in game_names() for reader in get_game(name).readers):
+        return ".txt"  # a text format a game reads (a game host's own log)
     return ".json"
 
 
@@ -203,7 +204,7 @@ def replay_code(replay) -> str | None:
 
 
 def _seat_name(seat: Any) -> str:
-    """A seat as the log writes it: bridge's seats are enums, other games' plain names."""
+    """A seat as the log writes it: a game's seat may be an enum (its ``name``) or a plain name."""
     return getattr(seat, "name", None) or str(seat)
 def _lc(value: str | None) -> str | None:
     return None if value is None else value.strip().lower()

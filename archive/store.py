@@ -28,9 +28,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from sqlalchemy.pool import StaticPool
 
 from replay.log import ZSTD_MAGIC, LogEntry, LogFormatError, expand_paths, is_log_name  # noqa: F401
-from replay.games.floating_bridge.log import GameLog
 from replay.log import parse_log, read_logs  # noqa: F401
-from replay.games.floating_bridge.log import looks_like_legacy_text
 
 from . import compression
 from .admin import Admin
@@ -41,7 +39,7 @@ from .ingest import Ingester, canonical_sha256  # noqa: F401
 from .models import Setting
 from .queries import FILTERS, SORTS, Queries, bot_base  # noqa: F401
 from .records import (DEFAULT_URL, DUPLICATE, MAX_DECOMPRESSED, MAX_INPUT_BYTES, QUARANTINED, REJECTED,  # noqa: F401
-                      SEAT_LETTERS, STORED, STORED_WITH_FINDINGS, ArchivedGame, ArchiveError, CursorError, GameSummary,
+                      STORED, STORED_WITH_FINDINGS, ArchivedGame, ArchiveError, CursorError, GameSummary,
                       IngestResult, Page, QuarantinedInput, _db_message, raw_extension, replay_code)
 from .summaries import Summaries
 from .writer import WriterConfig
@@ -276,12 +274,12 @@ class Archive:
 
     def stats(self, by: str = "player", *, listed_only: bool = False, name: str | None = None,
               limit: int | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        """Per player or bot: games, seats, declarer, made, findings (from the counters; with
-        ``game``, that game's)."""
+        """Per player or bot: games, seats, wins, findings, think time; with ``game`` that
+        game's, and its counted role's games and wins (``archive.queries.Queries.stats``)."""
         return self.queries.stats(by, listed_only=listed_only, name=name, limit=limit, game=game)
 
     # -- analyses -----------------------------------------------------------------------------
-    def analysis(self, log: GameLog, replay: Any = None, public_id: str | None = None,
+    def analysis(self, log: Any, replay: Any = None, public_id: str | None = None,
                  solve_slot: Callable[..., Any] | None = None) -> dict[str, Any] | None:
         """A game's analysis (``archive/analyses.py``): kept once computed, shared by every copy
         of the same game; None when its game offers none. ``public_id`` names the archived game

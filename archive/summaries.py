@@ -19,13 +19,17 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, select, text, union_all
 
+from replay.games import get as get_game, names as game_names
+
 from .models import Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
 
 #: ``started_key`` of a game without a start time: listed as the oldest.
 NO_START = datetime(1, 1, 1)
 #: The tag of every game (the unfiltered listing).
 ALL = "*"
-COUNTS = ("games", "seats", "declarer", "made", "findings")
+#: each counter's figures: games, seats taken, seats in the game's counted role
+#: (``GameModule.counted_role``) and won in it, games won, findings tied to its seats
+COUNTS = ("games", "seats", "role_games", "role_won", "wins", "findings")
 LISTED_COUNTS = tuple(f"listed_{c}" for c in COUNTS)
 #: logged events that are not a seat's own move (for think times)
 NOT_MOVES = ("chat", "trick")
@@ -118,26 +122,44 @@ def tags_of_rows(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], 
                      [f["name"] for f in facts if f["num"] is not None])
 
 
+def counted_role(game: str) -> str | None:
+    """The role a game's counters keep (``GameModule.counted_role``); None for a game the
+    registry does not know (its plugin uninstalled since)."""
+    found = _COUNTED.get(game, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = get_game(game).counted_role if game in game_names() else None
+        _COUNTED[game] = found
+    return found  # type: ignore[return-value]
+
+
+_COUNTED: dict[str, Any] = {}
+_UNKNOWN = object()
+
+
 def game_counts(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]],
                 finding_seats: Iterable[str | None], tags: Iterable[str]) -> dict[tuple[str, str], list[Any]]:
-    """One game's share of every counter: ``{(kind, key): [key_lc, games, seats, declarer, made, findings]}``."""
+    """One game's share of every counter:
+    ``{(kind, key): [key_lc, games, seats, role_games, role_won, wins, findings]}``."""
     per_seat: dict[str | None, int] = defaultdict(int)
     for seat in finding_seats:
         per_seat[seat] += 1
-    out: dict[tuple[str, str], list[Any]] = {("tag", t): [t, 1, 0, 0, 0, 0] for t in tags}
+    out: dict[tuple[str, str], list[Any]] = {("tag", t): [t, 1, 0, 0, 0, 0, 0] for t in tags}
+    role = counted_role(game["game"])
     for p in players:
         seat = p["seat"]
-        is_declarer = game.get("declarer") is not None and game.get("declarer") == seat
-        made = is_declarer and game.get("result") == "declarer"
+        in_role = role is not None and p.get("role") == role
+        won = bool(p.get("won"))
         for kind, column, column_lc in (("player", "name", "name_lc"), ("bot", "bot", "bot_lc")):
             key = p.get(column)
             if key is None:
                 continue
-            entry = out.setdefault((kind, key[:250]), [(p.get(column_lc) or "")[:250], 1, 0, 0, 0, 0])
+            entry = out.setdefault((kind, key[:250]), [(p.get(column_lc) or "")[:250], 1, 0, 0, 0, 0, 0])
             entry[2] += 1
-            entry[3] += int(is_declarer)
-            entry[4] += int(made)
-            entry[5] += per_seat.get(seat, 0)
+            entry[3] += int(in_role)
+            entry[4] += int(in_role and won)
+            if won:  # a game won counts once, whichever of the name's seats won it
+                entry[5] = 1
+            entry[6] += per_seat.get(seat, 0)
     return out
 
 
@@ -159,29 +181,30 @@ def add_counts(total: dict[tuple[str, str], list[Any]], counts: Mapping[tuple[st
     """Add one ingested game's share to a batch's ``total`` (``{(kind, key): [key_lc, *COUNTS,
     *LISTED_COUNTS]}``): the same sums as ``delta_rows`` then ``_merged``, in one pass.
 
-    ``counts`` is ``game_counts``'s (``[key_lc, games, seats, declarer, made, findings]`` per
-    counter); the five sums are written out, not looped over: this runs for every counter of
-    every game ingested (two dozen a game).
+    ``counts`` is ``game_counts``'s (``[key_lc, *COUNTS]`` per counter); the sums are written
+    out, not looped over: this runs for every counter of every game ingested (two dozen a game).
     """
     get = total.get
     for key, entry in counts.items():
         found = get(key)
-        _, games, seats, declarer, made, findings = entry
+        _, games, seats, role_games, role_won, wins, findings = entry
         if found is None:
-            total[key] = ([*entry, games, seats, declarer, made, findings] if listed
-                          else [*entry, 0, 0, 0, 0, 0])
+            total[key] = ([*entry, games, seats, role_games, role_won, wins, findings] if listed
+                          else [*entry, 0, 0, 0, 0, 0, 0])
             continue
         found[1] += games
         found[2] += seats
-        found[3] += declarer
-        found[4] += made
-        found[5] += findings
+        found[3] += role_games
+        found[4] += role_won
+        found[5] += wins
+        found[6] += findings
         if listed:
-            found[6] += games
-            found[7] += seats
-            found[8] += declarer
-            found[9] += made
-            found[10] += findings
+            found[7] += games
+            found[8] += seats
+            found[9] += role_games
+            found[10] += role_won
+            found[11] += wins
+            found[12] += findings
 
 
 def total_rows(total: Mapping[tuple[str, str], list[Any]]) -> list[dict[str, Any]]:
@@ -209,13 +232,13 @@ class Summaries:
         """A stored game's tags and share of the counters, from its rows (for deleting or
         publishing it): ``game_tags`` has no index by game (migration 0009), so its rows are
         reached by primary key, the tags computed as ingest computed them."""
-        game = conn.execute(select(Game.game, Game.end_reason, Game.rules, Game.findings, Game.declarer,
-                                   Game.result, Game.listed, Game.started_at).where(Game.id == game_id)).first()
+        game = conn.execute(select(Game.game, Game.end_reason, Game.rules, Game.findings, Game.listed,
+                                   Game.started_at).where(Game.id == game_id)).first()
         if game is None:
             return None
         players = [dict(r._mapping) for r in conn.execute(
             select(GamePlayer.seat, GamePlayer.name, GamePlayer.name_lc, GamePlayer.player_id_lc, GamePlayer.bot,
-                   GamePlayer.bot_lc, GamePlayer.bot_base_lc, GamePlayer.won).where(GamePlayer.game_id == game_id))]
+                   GamePlayer.bot_lc, GamePlayer.bot_base_lc, GamePlayer.role, GamePlayer.won).where(GamePlayer.game_id == game_id))]
         findings = conn.execute(select(GameFinding.seat, GameFinding.kind).where(GameFinding.game_id == game_id)).all()
         facts = conn.execute(select(GameFact.name, GameFact.value, GameFact.num)
                              .where(GameFact.game_id == game_id)).mappings().all()

@@ -33,10 +33,16 @@ def test_ingest_get_and_index_fields(archive, tmp_path):
         assert game is not None
         assert game.raw == path.read_bytes()
         replay = game.replay()
-        assert game.contract == (None if replay.contract is None else str(replay.contract))
-        assert game.declarer == (None if replay.declarer is None else replay.declarer.name)
-        assert game.partner_seat == (None if replay.partner_seat is None else replay.partner_seat.name)
-        assert game.result == replay.result.winner
+        assert game.facts.get("contract") == (None if replay.contract is None else str(replay.contract))
+        assert game.facts.get("declarer") == (None if replay.declarer is None else replay.declarer.name)
+        assert game.facts.get("partner_seat") == (None if replay.partner_seat is None else replay.partner_seat.name)
+        assert game.facts.get("result") == replay.result.winner
+        assert not hasattr(game, "contract")
+        outcome = replay.outcome()
+        assert game.facts == dict(outcome.facts)
+        for seat, player in game.players.items():
+            assert player["role"] == outcome.roles.get(seat)
+            assert player["won"] == ((seat in outcome.winners) if outcome.winners else None)
         assert game.end_reason == replay.end_reason
         assert game.game_id == game.log.game_id
         assert game.started_at == game.log.started_at
@@ -270,11 +276,11 @@ def test_filters_sort_and_pages(archive):
     assert page.total == 6 and [g.public_id for g in page.items] == [ids[3], ids[2]]
     assert archive.list(limit=2, offset=6).items == []
     one = archive.get(ids[0])
-    if one.contract:
-        assert ids[0] in [g.public_id for g in archive.list(contract=one.contract.lower(), limit=100).items]
-        assert ids[0] in [g.public_id for g in archive.list(declarer=one.declarer, limit=100).items]
-    if one.result:
-        assert ids[0] in [g.public_id for g in archive.list(result=one.result, limit=100).items]
+    if one.facts.get("contract"):
+        assert ids[0] in [g.public_id for g in archive.list(contract=one.facts["contract"].lower(), limit=100).items]
+        assert ids[0] in [g.public_id for g in archive.list(declarer=one.facts["declarer"], limit=100).items]
+    if one.facts.get("result"):
+        assert ids[0] in [g.public_id for g in archive.list(result=one.facts["result"], limit=100).items]
     assert archive.list(end_reason=one.end_reason).total >= 1
     combined = archive.list(player="alice", rules="bridgebot", started_from="2026-03-02")
     assert [g.public_id for g in combined.items] == [ids[4], ids[2]]
@@ -300,16 +306,24 @@ def test_stats(archive):
     results = [archive.ingest_bytes(_logged_game(s, players), f"{s}.json")[0] for s in range(200, 210)]
     games = [archive.get(r.public_id) for r in results]
     by_player = {row["player"]: row for row in archive.stats(by="player")}
+    in_game = {row["player"]: row for row in archive.stats(by="player", game="floating-bridge")}
     for name, seat in (("Alice", "N"), ("Bob", "E"), ("Dan", "W")):
         row = by_player[name]
         assert row["games"] == 10
-        assert row["declarer"] == sum(g.declarer == seat for g in games)
-        assert row["made"] == sum(g.declarer == seat and g.result == "declarer" for g in games)
+        assert row["wins"] == sum(bool(g.players[seat]["won"]) for g in games)
+        assert row["findings"] == 0
+        assert "role_games" not in row and "declarer" not in row  # without a game: every game's columns only
+        row = in_game[name]
+        assert row["games"] == 10 and row["wins"] == by_player[name]["wins"]
+        assert row["role_games"] == sum(g.facts.get("declarer") == seat for g in games)
+        assert row["role_won"] == sum(g.facts.get("declarer") == seat and g.facts.get("result") == "declarer"
+                                      for g in games)
         assert row["findings"] == 0
     by_bot = {row["bot"]: row for row in archive.stats(by="bot")}
     assert set(by_bot) == {"greedy-1", "random-1"}
     assert by_bot["greedy-1"]["games"] == 10
-    assert by_bot["greedy-1"]["declarer"] == sum(g.declarer in ("N", "E") for g in games)
+    in_game = {row["bot"]: row for row in archive.stats(by="bot", game="floating-bridge")}
+    assert in_game["greedy-1"]["role_games"] == sum(g.facts.get("declarer") in ("N", "E") for g in games)
     with pytest.raises(ArchiveError):
         archive.stats(by="colour")
 
@@ -373,7 +387,7 @@ def test_legacy_text_log_and_stdin(archive, sample_logs):
     (r,) = archive.ingest_paths(["-"], stdin=io.BytesIO(data))
     assert r.status == "stored" and r.source == "<stdin>"
     game = archive.get(r.public_id)
-    assert game.raw == data and game.contract == "3S" and game.declarer == "N"
+    assert game.raw == data and game.facts["contract"] == "3S" and game.facts["declarer"] == "N"
 
 
 def test_open_errors(tmp_path):
