@@ -121,10 +121,15 @@ def archive_errors(fn: Callable) -> Callable:
     return wrapper
 
 
-def _console(stderr: bool = False):
+def _console(stderr: bool = False, wide: bool = False):
+    """Rich's console; ``wide``: a table of many columns, written out whole (not folded to 80
+    columns) when the output is not a terminal (a pipe, a file)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    if wide and not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = 200
+    return console
 
 
 # --- ingest ----------------------------------------------------------------------------------
@@ -314,8 +319,41 @@ def archive_group() -> None:
     """List, show, count, export and retry what the archive holds."""
 
 
-def _filters(**kw) -> dict[str, Any]:
-    return {k: v for k, v in kw.items() if v is not None and v != ""}
+#: the option of each neutral filter whose option is not ``--<name>``
+_OPTION_NAMES = {"has_findings": "--findings/--no-findings", "listed": "--listed/--unlisted",
+                 "started_from": "--from", "started_to": "--to"}
+
+
+def _filter_options(fn: Callable) -> Callable:
+    """``archive list``'s filter options, one per field of the filter spec (``archive/filters.py``):
+    the neutral filters, every game's facts (``--contract``, ``--turns``: a game's own) and
+    ``--fact NAME=VALUE``."""
+    from .filters import filter_fields
+
+    options = []
+    for field in filter_fields():
+        flag = _OPTION_NAMES.get(field.name, "--" + field.name.replace("_", "-"))
+        text = field.help or field.label
+        text = text[:1].upper() + text[1:]
+        if field.fact is not None:
+            text = f"{field.label} ({field.game or 'a fact of several games'}): {field.help or 'its value'}"
+            if field.values:
+                text += f"; one of {', '.join(field.values)}"
+        if field.kind == "bool":
+            options.append(click.option(flag, field.name, default=None, help=text + "."))
+        elif field.kind == "date":
+            options.append(click.option(flag, field.name, metavar="TIME", callback=_time_option, help=text + "."))
+        elif field.name in ("game", "end_reason"):
+            options.append(click.option(flag, field.name, type=click.Choice(field.values), help=text + "."))
+        else:
+            metavar = "N|>=N|<=N" if field.kind == "int" else field.name.upper()
+            options.append(click.option(flag, field.name, metavar=metavar, help=text + "."))
+    options.append(click.option("--fact", "fact", multiple=True, metavar="NAME=VALUE",
+                                help="A fact of the game: NAME=VALUE, or NAME>=N / NAME<=N for a number, e.g. "
+                                     "turns>=30 (repeatable; the facts are the options above)."))
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 @archive_group.command("list")
@@ -325,23 +363,15 @@ def _filters(**kw) -> dict[str, Any]:
 @click.option("--offset", type=click.IntRange(0, 2**62), default=0, show_default=True)
 @click.option("--cursor", metavar="CURSOR", help="Start after this point: a listing's next_cursor (--json).")
 @click.option("--quarantine", is_flag=True, help="List the quarantined inputs instead of games.")
-@click.option("--player", help="A player's name or platform id (exact, any case; * is a wildcard).")
-@click.option("--bot", help="A bot name, with or without its version (greedy, greedy-1).")
-@click.option("--rules", help="Rules name (bridgebot, all-tricks, ...).")
-@click.option("--contract", help="Contract bid, e.g. 3S or 2NT.")
-@click.option("--declarer", help="Declarer's seat: N, E, S or W.")
-@click.option("--result", type=click.Choice(["declarer", "defenders"]), help="Which side won.")
-@click.option("--end-reason", type=click.Choice(["completed", "passed_out", "cancelled", "timeout", "abandoned"]))
-@click.option("--findings/--no-findings", "has_findings", default=None, help="Only games with (without) findings.")
-@click.option("--finding-kind", help="Only games with a finding of this kind.")
-@click.option("--from", "started_from", metavar="TIME", callback=_time_option,
-              help="Started at or after (ISO 8601).")
-@click.option("--to", "started_to", metavar="TIME", callback=_time_option, help="Started before (ISO 8601).")
+@_filter_options
 @click.option("--sort", default="-started_at", show_default=True,
               type=click.Choice(["started_at", "-started_at", "ingested_at", "-ingested_at", "findings", "-findings"]))
 @archive_errors
 def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters) -> None:
     """List games (newest first), filtered and paginated; or the quarantine."""
+    from .filters import clean_filters
+
+    clean_filters(filters, filters.get("game"))  # a bad filter is refused before the archive is opened
     archive = _open(db)
     try:
         if quarantine:
@@ -352,7 +382,7 @@ def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters
                 return
             _print_quarantine(page)
             return
-        page = archive.list(sort=sort, limit=limit, offset=offset, cursor=cursor or None, **_filters(**filters))
+        page = archive.list(sort=sort, limit=limit, offset=offset, cursor=cursor or None, **filters)
     finally:
         archive.close()
     if as_json:
@@ -362,18 +392,22 @@ def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters
         return
     from rich.table import Table
 
+    from replay.games import get as get_game
+
+    facts = [f for f in get_game(filters["game"]).facts if f.column] if filters.get("game") else []
     table = Table(title=f"{page.total:,}{'' if page.total_exact else '+'} game{'s' if page.total != 1 else ''}"
                         + (f", {offset + 1}-{offset + len(page.items)} shown" if page.items else ""))
-    for col in ("id", "started", "game", "rules", "contract", "result", "end", "findings", "players"):
+    for col in ("id", "started", "game", "players", "winners", *(f.label for f in facts), "end", "findings"):
         table.add_column(col)
     for g in page.items:
-        contract = f"{g.contract} {g.declarer}" if g.contract else "-"
-        players = ", ".join(f"{seat} {p.get('name') or p.get('bot') or '?'}" for seat, p in g.players.items())
+        names = {seat: p.get("name") or p.get("bot") or seat for seat, p in g.players.items()}
+        players = ", ".join(f"{seat} {name}" if name != seat else seat for seat, name in names.items())
+        winners = ", ".join(names[seat] for seat, p in g.players.items() if p.get("won")) or "-"
         table.add_row(g.public_id, g.started_at.strftime("%Y-%m-%d %H:%M") if g.started_at else "-",
-                      clean(g.game_id or "-"), clean(g.rules), contract, g.result or "-", g.end_reason,
-                      str(g.findings) + (f" ({', '.join(g.finding_kinds)})" if g.finding_kinds else ""),
-                      clean(players))
-    _console().print(table)
+                      clean(g.game), clean(players), clean(winners),
+                      *(clean(f.shown(g.facts.get(f.name)) or "-") for f in facts), g.end_reason,
+                      str(g.findings) + (f" ({', '.join(g.finding_kinds)})" if g.finding_kinds else ""))
+    _console(wide=True).print(table)
 
 
 def _print_quarantine(page) -> None:
@@ -413,16 +447,22 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
         return
     out = _console()
     out.print(f"[bold]{game.public_id}[/bold]  {clean(replay.summary_line())}")
-    for key in ("game_id", "started_at", "rules", "contract", "declarer", "partner_seat", "result", "end_reason",
-                "findings", "source", "origin", "ingested_at", "code"):
+    module = replay.game
+    for key in ("game", "game_id", "started_at", "rules", "end_reason", "findings", "source", "origin", "ingested_at",
+                "code"):
         value = getattr(game, key)
         if key == "findings" and game.finding_kinds:
             value = f"{value} ({', '.join(game.finding_kinds)})"
         out.print(f"  {key}: {clean(value if value is not None else '-')}")
+    for name, value in game.facts.items():
+        fact = module.fact(name)
+        out.print(f"  {clean(fact.label if fact else name)}: {clean(fact.shown(value) if fact else value)}")
     for seat, p in game.players.items():
         out.print(f"  {seat}: {clean(p.get('name') or '-')}"
                   + (f" (id {clean(p['id'])})" if p.get("id") else "")
-                  + (f" bot {clean(p['bot'])}" if p.get("bot") else ""))
+                  + (f" bot {clean(p['bot'])}" if p.get("bot") else "")
+                  + (f", {clean(p['role'])}" if p.get("role") else "")
+                  + (", won" if p.get("won") else ""))
     for f in replay.findings:
         out.print(f"  finding at step {f.step}: {clean(f.kind)}: {clean(f.message)}")
 
@@ -432,29 +472,38 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
 @json_option
 @click.option("--by", type=click.Choice(["player", "bot"]), default="player", show_default=True)
 @click.option("--game", "game", metavar="GAME", default=None,
-              help="One game's leaderboard (coup, uno-lite, floating-bridge...): rating, games, wins, "
-                   "win rate with its 95% interval and the zero-sum score, over public decided games.")
+              help="One game's figures: its leaderboard (rating, games, wins, win rate with its 95% interval and "
+                   "the zero-sum score, over public decided games) and its own columns (games and wins in its "
+                   "counted role, its analysis).")
 @archive_errors
 def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
-    """Per player or bot: games, games as declarer, contracts made, findings (with --game: the
-    game's leaderboard)."""
+    """Per player or bot: games, wins, findings and think time, over every game; with --game, that
+    game's leaderboard and its own columns."""
+    from .filters import game_name
+
+    module = None
+    if game is not None:
+        from replay.games import get as get_game
+
+        module = get_game(game_name(game))
     archive = _open(db)
     try:
-        if game is not None:
-            from replay.games import names
-
+        figures = archive.stats(by=by, game=game)
+        if module is not None:
             from .ratings import leaderboard
 
-            if game not in names():
-                raise UserError(f"game must be one of {', '.join(names())}, not {game!r}")
             archive.refresh_ratings()
             rows = leaderboard(archive.engine, game, by)
-        else:
-            rows = archive.stats(by=by)
-            analysed = archive.analysis_stats(by, names=[r[by] for r in rows])
+            own = {r[by]: r for r in figures}
             for r in rows:
-                r.update(analysed.get(r[by]) or {"analysed_games": 0, "cards": 0, "mistakes": 0, "tricks_lost": 0,
-                                                  "lost_per_game": None})
+                mine = own.get(r["name"], {})
+                r.update({k: v for k, v in mine.items() if k not in r and k != by})
+            if module.has_analysis:
+                analysed = archive.analysis_stats(by, names=[r["name"] for r in rows], game=game)
+                for r in rows:
+                    r.update(analysed.get(r["name"]) or _NO_ANALYSIS)
+        else:
+            rows = figures
     finally:
         archive.close()
     if as_json:
@@ -462,25 +511,46 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
         return
     from rich.table import Table
 
-    if game is not None:
-        table = Table(title=f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce; --json for mu, sigma)")
-        for col in ("#", by, "rating", "games", "wins", "win rate (95%)", "score"):
+    if module is None:
+        table = Table(title=f"by {by} (every game; --game GAME for one game's own columns)", show_edge=False,
+                      pad_edge=False)
+        for col in (by, "games", "wins", "findings", "think (s)"):
             table.add_column(col, justify="left" if col == by else "right", overflow="fold")
         for r in rows:
-            low, high = r["win_rate_95"]
-            table.add_row(str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
-                          f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}")
-        _console().print(table)
+            table.add_row(clean(r[by]), str(r["games"]), str(r["wins"]), str(r["findings"]), _seconds(r["think_ms"]))
+        _console(wide=True).print(table)
         return
-    table = Table(title=f"by {by} (analysed: games with a double-dummy analysis, see 'archive analyse'; "
-                        f"lost/game: tricks thrown away per analysed game)", show_edge=False, pad_edge=False)
-    for col in (by, "games", "declarer", "made", "findings", "analysed", "mistakes", "lost/game"):
-        table.add_column(col, justify="left" if col == by else "right")
+    role = module.counted_role
+    columns = ["#", by, "rating", "games", "wins", "win rate (95%)", "score", "findings", "think (s)"]
+    if role:
+        columns += [f"as {role}", f"won as {role}"]
+    if module.has_analysis:
+        columns += ["analysed", "mistakes", "lost/game"]
+    title = f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce; --json for mu, sigma)"
+    if module.has_analysis:
+        title += "; analysed: games with an analysis (see 'archive analyse'), lost/game: lost per analysed game"
+    table = Table(title=title)
+    for col in columns:
+        table.add_column(col, justify="left" if col == by else "right", overflow="fold")
     for r in rows:
-        per_game = "-" if r["lost_per_game"] is None else f"{r['lost_per_game']:.2f}"
-        table.add_row(clean(r[by]), str(r["games"]), str(r["declarer"]), str(r["made"]), str(r["findings"]),
-                      str(r["analysed_games"]), str(r["mistakes"]), per_game)
-    _console().print(table)
+        low, high = r["win_rate_95"]
+        cells = [str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
+                 f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}",
+                 str(r.get("findings", 0)), _seconds(r.get("think_ms"))]
+        if role:
+            cells += [str(r.get("role_games", 0)), str(r.get("role_won", 0))]
+        if module.has_analysis:
+            per_game = "-" if r["lost_per_game"] is None else f"{r['lost_per_game']:.2f}"
+            cells += [str(r["analysed_games"]), str(r["mistakes"]), per_game]
+        table.add_row(*cells)
+    _console(wide=True).print(table)
+
+
+_NO_ANALYSIS = {"analysed_games": 0, "cards": 0, "mistakes": 0, "tricks_lost": 0, "lost_per_game": None}
+
+
+def _seconds(ms: int | None) -> str:
+    return "-" if ms is None else f"{ms / 1000:.1f}"
 
 
 @archive_group.command("analyse")

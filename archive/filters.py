@@ -205,7 +205,7 @@ def clean_filters(raw: Mapping[str, Any], game: str | None = None) -> dict[str, 
         elif name in NEUTRAL:
             out[name] = str(value).strip()
         elif name in (FACT, "facts"):
-            items = [value] if isinstance(value, (str, tuple)) else list(value)
+            items = [value] if isinstance(value, str) else list(value)
             facts.extend(parse_fact(item, game) for item in items)
         elif name in named_facts:
             if isinstance(value, int) and not isinstance(value, bool):
@@ -217,6 +217,11 @@ def clean_filters(raw: Mapping[str, Any], game: str | None = None) -> dict[str, 
             unknown.append(name)
     if unknown:
         known = [*NEUTRAL, FACT, *sorted(named_facts)]
+        elsewhere = [n for n in unknown if game is not None and _declared(n, None)]
+        if elsewhere:
+            owners = [m.name for m in _games(None) if any(f.name == elsewhere[0] for f in m.facts)]
+            raise ArchiveError(f"{elsewhere[0]} is a fact of {', '.join(owners)}, not of {game} "
+                               f"(its filters: {', '.join(known)})")
         raise ArchiveError(f"unknown filter {', '.join(sorted(unknown))} (known: {', '.join(known)})")
     if facts:
         out["facts"] = facts

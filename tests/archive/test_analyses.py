@@ -169,9 +169,12 @@ def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
     assert code == 0 and "analysed 1 game" in out and "0 left" in out
     code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json")
     [row] = json.loads(out)
-    assert row["bot"] == "greedy-1" and row["analysed_games"] == 3
+    assert row["bot"] == "greedy-1" and "analysed_games" not in row  # every game's columns only
+    code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json", "--game", "floating-bridge")
+    [row] = json.loads(out)
+    assert row["name"] == "greedy-1" and row["analysed_games"] == 3
     assert row["tricks_lost"] == sum(v["tricks_lost"] for v in expected_stats([play_game(s) for s in SEEDS], "bot").values())
-    code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url)
+    code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--game", "floating-bridge")
     assert code == 0 and "greedy-1" in out and "mistakes" in out
     code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "0")
     assert code == 2 and "--limit" in err

@@ -56,9 +56,11 @@ def test_list_show_stats_export_retry(cli_runner, db_url, folder, tmp_path):
     page = json.loads(out)
     assert page["total"] == 4 and len(page["items"]) == 2
     first = page["items"][0]
-    assert set(first) >= {"public_id", "game_id", "started_at", "rules", "players", "contract", "declarer",
-                          "partner_seat", "result", "end_reason", "findings", "finding_kinds", "source",
-                          "ingested_at", "code"}
+    assert set(first) >= {"public_id", "game", "game_id", "started_at", "rules", "players", "facts", "end_reason",
+                          "findings", "finding_kinds", "source", "ingested_at", "code"}
+    assert not set(first) & {"contract", "declarer", "partner_seat", "result"}
+    assert set(first["facts"]) >= {"contract", "declarer", "result"}
+    assert all(set(p) >= {"role", "won"} for p in first["players"].values())
     code, out, err = cli_runner("archive", "list", "--db", db_url, "--json", "--offset", "2", "--limit", "5")
     assert [g["public_id"] for g in json.loads(out)["items"]] not in ([], [first["public_id"]])
     code, out, err = cli_runner("archive", "list", "--db", db_url, "--json", "--bot", "greedy", "--no-findings",
@@ -79,14 +81,19 @@ def test_list_show_stats_export_retry(cli_runner, db_url, folder, tmp_path):
     code, out, err = cli_runner("archive", "show", first["public_id"], "--db", db_url, "--json")
     shown = json.loads(out)
     assert shown["public_id"] == first["public_id"] and "replay" in shown
-    assert shown["replay"]["contract"] == first["contract"]
+    assert shown["replay"]["contract"] == first["facts"]["contract"]
     code, out, err = cli_runner("archive", "show", first["public_id"], "--db", db_url)
     assert code == 0 and first["public_id"] in out
 
     code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--json")
     (row,) = json.loads(out)
-    assert row["bot"] == "greedy-1" and row["games"] == 4 and row["declarer"] == sum(
-        1 for g in json.loads(cli_runner("archive", "list", "--db", db_url, "--json")[1])["items"] if g["declarer"])
+    listed = json.loads(cli_runner("archive", "list", "--db", db_url, "--json")[1])["items"]
+    assert row["bot"] == "greedy-1" and row["games"] == 4 and "role_games" not in row
+    # greedy-1 holds every seat: it won each decided game
+    assert row["wins"] == sum(1 for g in listed if any(p["won"] for p in g["players"].values()))
+    code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--json", "--game", "floating-bridge")
+    (row,) = json.loads(out)
+    assert row["name"] == "greedy-1" and row["role_games"] == sum(1 for g in listed if g["facts"].get("declarer"))
 
     code, out, err = cli_runner("archive", "export", str(tmp_path / "out"), "--db", db_url)
     assert code == 0 and out.strip() == f"exported 4 games to {tmp_path / 'out'}"
@@ -223,3 +230,75 @@ def test_watch_interrupted_by_ctrl_c_counts_everything_it_did(tmp_path):
     assert "cut.json: quarantined: not JSON" in out
     assert proc.returncode == 1  # something was quarantined
     assert "Traceback" not in out + "".join(err_lines)
+
+
+# --- issue 25: a game-neutral archive CLI -----------------------------------------------------
+
+def _coup_archive(tmp_path, games: int = 4) -> str:
+    from archive import Archive
+    from replay.games import get as get_game
+
+    coup = get_game("coup")
+    db = f"sqlite:///{tmp_path / 'coup.db'}"
+    with Archive(db) as archive:
+        for seed in range(games):
+            archive.ingest_bytes(coup.selfplay(seed).canonical_json().encode(), f"coup-{seed}.json")
+    return db
+
+
+def test_stats_of_a_coup_only_archive_show_no_other_games_columns(cli_runner, tmp_path):
+    db = _coup_archive(tmp_path)
+    code, out, err = cli_runner("archive", "stats", "--db", db, "--by", "bot")
+    assert code == 0, err
+    header = out.lower()
+    for word in ("declarer", "made", "tricks", "mistakes", "analysed", "contract"):
+        assert word not in header
+    assert "wins" in header and "findings" in header and "think" in header
+    code, out, err = cli_runner("archive", "stats", "--db", db, "--by", "bot", "--json")
+    rows = json.loads(out)
+    assert rows and all(set(r) == {"bot", "games", "seats", "wins", "findings", "think_ms"} for r in rows)
+    assert sum(r["wins"] for r in rows) > 0
+    code, out, err = cli_runner("archive", "stats", "--db", db, "--by", "bot", "--game", "coup")
+    assert code == 0, err
+    assert "declarer" not in out.lower() and "mistakes" not in out.lower()  # coup has no counted role, no analysis
+    code, out, err = cli_runner("archive", "stats", "--db", db, "--by", "bot", "--game", "floating-bridge")
+    assert code == 0 and "as declarer" in out and "mistakes" in out  # bridge's own columns, named by its role
+
+
+def test_list_offers_game_fact_and_winner(cli_runner, tmp_path):
+    code, out, err = cli_runner("archive", "list", "--help")
+    assert code == 0
+    for option in ("--game", "--fact", "--winner", "--contract", "--turns"):
+        assert option in out
+    db = _coup_archive(tmp_path)
+    every = json.loads(cli_runner("archive", "list", "--db", db, "--json")[1])["items"]
+    assert every and {g["game"] for g in every} == {"coup"}
+    turns = sorted(g["facts"]["turns"] for g in every)
+    middle = turns[len(turns) // 2]
+    code, out, err = cli_runner("archive", "list", "--db", db, "--json", "--game", "coup", "--fact", f"turns>={middle}")
+    assert code == 0, err
+    assert sorted(g["public_id"] for g in json.loads(out)["items"]) == sorted(
+        g["public_id"] for g in every if g["facts"]["turns"] >= middle)
+    code, out, err = cli_runner("archive", "list", "--db", db, "--json", "--turns", f"<={middle}")
+    assert sorted(g["public_id"] for g in json.loads(out)["items"]) == sorted(
+        g["public_id"] for g in every if g["facts"]["turns"] <= middle)
+    winner = next(p for g in every for p in g["players"].values() if p["won"])
+    code, out, err = cli_runner("archive", "list", "--db", db, "--json", "--winner", winner["bot"])
+    found = json.loads(out)["items"]
+    assert found and all(any(p["won"] and p["bot"] == winner["bot"] for p in g["players"].values()) for g in found)
+    code, out, err = cli_runner("archive", "list", "--db", db, "--game", "coup")
+    assert code == 0 and "Turns" in out and "winners" in out and "contract" not in out.lower()
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--fact", "colour=red"), "colour is not a fact of any game"),
+    (("--game", "coup", "--fact", "turns=many"), "turns must be a whole number"),
+    (("--game", "coup", "--contract", "3NT"), "contract is a fact of floating-bridge, not of coup"),
+    (("--fact", "result>=3"), "needs a fact that is a number"),
+    (("--declarer", "X"), "declarer"),
+])
+def test_list_refuses_an_unknown_fact_or_a_bad_value(cli_runner, tmp_path, args, message):
+    db = tmp_path / "never.db"
+    code, out, err = cli_runner("archive", "list", "--db", f"sqlite:///{db}", *args)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not db.exists()  # refused before the archive was opened: nothing made

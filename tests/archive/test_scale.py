@@ -45,8 +45,8 @@ def _summaries(archive: Archive) -> tuple[list[tuple], list[tuple]]:
         tags = [tuple(r) for r in conn.execute(text(
             "SELECT tag, started_key, game_id, listed, num FROM game_tags ORDER BY tag, started_key, game_id"))]
         counters = [tuple(r) for r in conn.execute(text(
-            "SELECT kind, key, key_lc, games, seats, declarer, made, findings, listed_games, listed_seats, "
-            "listed_declarer, listed_made, listed_findings FROM counters ORDER BY kind, key"))]
+            "SELECT kind, key, key_lc, games, seats, role_games, role_won, wins, findings, listed_games, listed_seats, "
+            "listed_role_games, listed_role_won, listed_wins, listed_findings FROM counters ORDER BY kind, key"))]
         assert conn.execute(text("SELECT COUNT(*) FROM counter_deltas")).scalar_one() == 0
     return tags, [c for c in counters if any(c[3:])]  # a counter brought down to zero is no counter
 
@@ -105,7 +105,7 @@ def test_stats_come_from_counters_and_follow_publish_and_delete(db_url):
 QUERIES = [{}, {"player": "alice"}, {"bot": "greedy"}, {"bot": "greedy-2"}, {"winner": "alice"},
            {"game": "floating-bridge"}, {"has_findings": False}, {"rules": "bridgebot"},
            {"player": "alice", "bot": "greedy"}, {"started_from": "2026-05-03", "started_to": "2026-05-20"},
-           {"fact": "tricks>=0"}, {"listed": True}, {"end_reason": "completed", "player": "bob"}]
+           {"fact": "turns>=0"}, {"listed": True}, {"end_reason": "completed", "player": "bob"}]
 
 
 @pytest.mark.parametrize("sort", ["-started_at", "started_at"])

@@ -173,8 +173,9 @@ def test_a_batchs_counter_total_is_the_sum_of_its_games_deltas():
     games = []
     for i in range(12):
         players = [{"seat": s, "name": f"P{(i + n) % 5}", "name_lc": f"p{(i + n) % 5}", "bot": "b-1" if n % 2 else None,
-                    "bot_lc": "b-1" if n % 2 else None} for n, s in enumerate("NESW")]
-        game = {"declarer": "NESW"[i % 4] if i % 3 else None, "result": "declarer" if i % 2 else "defenders"}
+                    "bot_lc": "b-1" if n % 2 else None, "role": "declarer" if i % 3 and n == i % 4 else None,
+                    "won": bool((n + i) % 2)} for n, s in enumerate("NESW")]
+        game = {"game": "floating-bridge"}
         counts = game_counts(game, players, ["N", "E", None][: i % 4], ["*", f"game:{i % 2}", f"player:p{i % 5}"])
         games.append((counts, i % 3 != 0))
     total: dict = {}

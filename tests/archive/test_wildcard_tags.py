@@ -174,9 +174,10 @@ def test_postgresql_finds_a_prefixs_names_by_an_index_range(postgres_server):
         with Archive(postgres_server.url(name)) as archive:
             archive.ingest_bytes(_logged_game(350, _players("Axel", "Bob", "Cy", "Di")), "g.json")
             with archive.engine.execution_options(write=True).begin() as conn:  # enough names to want an index
-                conn.execute(text("INSERT INTO counters (kind, key, key_lc, games, seats, declarer, made, findings, "
-                                  "listed_games, listed_seats, listed_declarer, listed_made, listed_findings) "
-                                  "SELECT 'tag', 'player:n' || i, 'player:n' || i, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 "
+                conn.execute(text("INSERT INTO counters (kind, key, key_lc, games, seats, role_games, role_won, wins, "
+                                  "findings, listed_games, listed_seats, listed_role_games, listed_role_won, "
+                                  "listed_wins, listed_findings) "
+                                  "SELECT 'tag', 'player:n' || i, 'player:n' || i, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 "
                                   "FROM generate_series(1, 5000) AS i"))
                 conn.execute(text("ANALYZE counters"))
             with archive.engine.connect() as conn:

@@ -53,9 +53,8 @@ def _folder(tmp_path: Path, count: int) -> Path:
 def _stored(archive: Archive) -> dict[str, list[tuple]]:
     """Every table an ingest writes, as sorted rows (times of ingest left out)."""
     queries = {
-        "games": "SELECT id, canonical_sha256, game_id, started_at, game, rules, players, contract, declarer, "
-                 "partner_seat, result, end_reason, findings, finding_kinds, source, origin, code, listed, "
-                 "raw_blob_id FROM games",
+        "games": "SELECT id, canonical_sha256, game_id, started_at, game, rules, players, end_reason, "
+                 "findings, finding_kinds, source, origin, code, listed, raw_blob_id FROM games",
         "players": "SELECT game_id, seat, name, name_lc, player_id, player_id_lc, bot, bot_lc, bot_base_lc, role, "
                    "won, think_ms FROM game_players",
         "findings": "SELECT game_id, number, kind, seat FROM game_findings",
@@ -73,7 +72,7 @@ def _stored(archive: Archive) -> dict[str, list[tuple]]:
         for name, sql in queries.items():
             out[name] = sorted(tuple(row) for row in conn.execute(text(sql)))
         out["counters"] = sorted(tuple(row) for row in conn.execute(text(
-            "SELECT kind, key, key_lc, games, seats, declarer, made, findings, listed_games FROM counters "
+            "SELECT kind, key, key_lc, games, seats, role_games, role_won, wins, findings, listed_games FROM counters "
             "WHERE games <> 0 OR listed_games <> 0")))
     return out
 
