@@ -31,7 +31,7 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
 ``archive.summaries`` (tags and counters).
 
 - ``Archive.ingest_bytes(data, source, *, origin="file", listed=True) -> list[IngestResult]``:
-  every game in one input (JSON, JSON lines, zstd of either, legacy BridgeBot text; read by
+  every game in one input (JSON, JSON lines, zstd of either, a game's own text format; read by
   ``replay.log.read_logs``). ``IngestResult`` has ``source`` (``path`` or ``path:line``),
   ``status`` (``"stored"``, ``"stored_with_findings"``, ``"duplicate"``, ``"quarantined"``,
   ``"rejected"``), ``public_id`` (of the stored game, or of the game a duplicate repeats),
@@ -43,35 +43,42 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
   called after each file. Inputs over ``max_input_bytes`` (default 16 MiB) are rejected
   unread; zstd input that inflates past ``max_decompressed`` (default 16 MiB) is quarantined.
 - ``Archive.get(public_id) -> ArchivedGame | None``. ``ArchivedGame`` has ``public_id``,
-  ``raw`` (bytes, exactly as received), ``log`` (``GameLog``), ``replay()`` (``GameReplay``),
-  and the index fields: ``game_id``, ``started_at`` (datetime or None), ``rules`` (preset
-  name), ``players`` (``{"N": {"name", "id", "bot"}, ...}``), ``contract`` ("3S" or None),
-  ``declarer``, ``partner_seat`` ("N".."W" or None), ``result`` ("declarer", "defenders" or
-  None), ``end_reason``, ``findings`` (count), ``finding_kinds`` (sorted list), ``source``,
-  ``origin`` ("file" or "upload"), ``ingested_at``, ``code`` (replay code or None),
-  ``listed`` (bool). ``ArchivedGame.summary()`` is the same as a JSON-ready dict.
-- ``Archive.list(*, player=None, bot=None, rules=None, contract=None, declarer=None,
-  result=None, end_reason=None, has_findings=None, finding_kind=None, started_from=None,
-  started_to=None, listed=None, sort="-started_at", limit=50, offset=0) -> Page``.
-  ``Page.items`` are ``GameSummary`` (the index fields above, no raw bytes). ``Page.total``
-  counts the matches: exactly without filters, and with filters exactly up to 1,000; past
-  that it says 1,000 and ``Page.total_exact`` is False (``list(..., exact_total=True)``
-  always counts, at the cost of a scan over every match). ``player`` matches a seat's name or platform id exactly, case-insensitive;
-  with ``*`` in it, it is a wildcard pattern (``"ali*"``, a prefix, uses the index). ``bot`` matches a bot name exactly
-  (``"greedy-1"``) or by name without version (``"greedy"`` matches ``"greedy-1"``).
-  ``result`` is ``"declarer"``/``"defenders"``; ``declarer`` a seat letter; ``started_*``
-  datetimes (inclusive from, exclusive to). ``sort`` is one of ``started_at``,
-  ``ingested_at``, ``findings`` with an optional ``-`` for descending. ``Page.next_cursor``
-  passed back as ``cursor=`` gives the next page without counting through the ones before
-  (keyset paging; ``CursorError``, an ``ArchiveError``, for a cursor this archive did not give).
-  Sorted by start time, every filter but a wildcard player and a numeric fact range reads one
-  range of the ``game_tags`` index (``archive/queries.py``); games without a start time come
-  last, newest first, on every backend.
+  ``raw`` (bytes, exactly as received), ``log`` (the game's log model), ``replay()`` (its judged
+  replay), and the index fields: ``game`` (the registry's name), ``game_id``, ``started_at``
+  (datetime or None), ``rules``, ``players`` (per seat ``{"name", "id", "bot", "role", "won"}``:
+  the seat's role in the game's ``Outcome.roles``, None if it has none, and whether it won, None
+  when nobody did), ``facts`` (every fact the game's ``Outcome.facts`` gave, ints as ints),
+  ``end_reason``, ``findings`` (count), ``finding_kinds`` (sorted list), ``source``, ``origin``
+  ("file" or "upload"), ``ingested_at``, ``code`` (replay code or None), ``listed`` (bool).
+  ``ArchivedGame.summary()`` is the same as a JSON-ready dict.
+- ``Archive.list(*, game=None, player=None, bot=None, winner=None, rules=None, end_reason=None,
+  has_findings=None, finding_kind=None, started_from=None, started_to=None, listed=None,
+  fact=None, <fact name>=..., sort="-started_at", limit=50, offset=0) -> Page``: the filters are
+  ``archive/filters.py``'s spec (``filter_fields(game)``, checked by ``clean_filters``): the
+  neutral ones, and each game's facts by name (an int fact also as a range, ``turns=">=30"``;
+  ``fact`` takes them written out, ``"turns>=30"``, or a list of them). An unknown filter, a
+  fact no game (or not ``game``) has and a value its ``Fact.clean`` refuses are an
+  ``ArchiveError`` that says so. ``Page.items`` are ``GameSummary`` (the index fields above, no
+  raw bytes). ``Page.total`` counts the matches: exactly without filters, and with filters
+  exactly up to 1,000; past that it says 1,000 and ``Page.total_exact`` is False
+  (``list(..., exact_total=True)`` always counts, at the cost of a scan over every match).
+  ``player`` matches a seat's name or platform id exactly, case-insensitive; with ``*`` in it,
+  it is a wildcard pattern (``"ali*"``, a prefix, uses the index). ``bot`` matches a bot name
+  exactly (``"greedy-1"``) or by name without version (``"greedy"`` matches ``"greedy-1"``);
+  ``winner`` a player or bot that won. ``started_*`` datetimes (inclusive from, exclusive to).
+  ``sort`` is one of ``started_at``, ``ingested_at``, ``findings`` with an optional ``-`` for
+  descending. ``Page.next_cursor`` passed back as ``cursor=`` gives the next page without
+  counting through the ones before (keyset paging; ``CursorError``, an ``ArchiveError``, for a
+  cursor this archive did not give). Sorted by start time, every filter but a wildcard player
+  and a numeric fact range reads one range of the ``game_tags`` index (``archive/queries.py``);
+  games without a start time come last, newest first, on every backend.
 - ``Archive.recent(limit=20) -> list[GameSummary]``: the latest listed games (for a home
   page): ``list(listed=True, sort="-ingested_at")``.
-- ``Archive.stats(by="player"|"bot") -> list[dict]``: per name ``games``, ``declarer``
-  (games as declarer), ``made`` (contracts made as declarer), ``findings`` (findings tied to
-  that player's seat); read from the ``counters`` ingest keeps up to date, never recomputed.
+- ``Archive.stats(by="player"|"bot", game=None) -> list[dict]``: per name ``games``, ``seats``,
+  ``wins``, ``findings`` (findings tied to that name's seats) and ``think_ms`` (mean think time,
+  or None); read from the ``counters`` ingest keeps up to date, never recomputed. With
+  ``game``, that game's figures, and for a game with a counted role (``GameModule.counted_role``)
+  ``role_games`` and ``role_won`` (seats in that role, and won in it).
 - ``Archive.iter_ingest(paths) -> Iterator[(path, results)]``: what ``ingest_paths`` does,
   streaming: folders are walked as they are read and results are handed out batch by batch
   (``game-replay ingest`` uses it; memory does not grow with the number of files).
@@ -88,10 +95,10 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
   ``Archive.train_dictionary()`` trains a new dictionary (done automatically at 256 blobs and
   at each eightfold growth); ``Archive.recompress()``.
 - Analyses (``archive/analyses.py``): ``Archive.analysis(log, replay=None, public_id=None)``
-  is a game's analysis (bridge: double dummy), computed on first asking and kept, shared by
+  is a game's analysis (``GameModule.analyse``), computed on first asking and kept, shared by
   every copy of the same game; ``Archive.analyse_pending(limit=None, progress=None)`` fills it
   for archived games; ``Archive.analysis_stats(by)`` gives per player or bot the analysed
-  games, mistakes and tricks lost. Never done at ingest.
+  games, mistakes and what they lost (``lost``, ``lost_per_game``). Never done at ingest.
 - CLI (``archive/cli.py``): ``game-replay ingest PATH... [--watch DIR] [-v] [--json]`` and
   ``game-replay archive list|show|stats|analyse|export|retry|fill-codes|retrain``, each with ``--db``.
 

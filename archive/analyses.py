@@ -1,13 +1,13 @@
 """Analyses kept in the archive: computed the first time they are asked for, never twice.
 
-A game module may offer an analysis (floating bridge: its double-dummy analysis): a method
-``analyse(replay) -> dict`` whose ``cards`` each have ``seat``, ``loss`` (tricks the card gave
-away, 0 for a best card) and ``step``, and an ``analysis_version``. :class:`Analyses` keeps
+A game module may offer an analysis (``GameModule.has_analysis``): a method
+``analyse(replay) -> dict`` whose ``cards`` each have ``seat``, ``loss`` (what the move gave
+away in the game's own unit, 0 for a best move) and ``step``, and an ``analysis_version``. :class:`Analyses` keeps
 the answer in ``analyses`` (compressed like the blobs), keyed by :func:`analysis_key`, the
 game's content (deal, rules and actions, not names, times or chat), so a game opened from its
 replay code and the same game in the archive share one analysis. A stored analysis of another
-version is computed again. ``analysis_seats`` keeps per seat the cards, mistakes and tricks
-lost, and ``game_analyses`` which archived game has which analysis: the stats
+version is computed again. ``analysis_seats`` keeps per seat the moves analysed, mistakes and
+what they lost, and ``game_analyses`` which archived game has which analysis: the stats
 (:meth:`Analyses.stats`) read those, never the stored JSON.
 
 Nothing here runs at ingest (ingest speed is measured against judging alone): pages ask
@@ -21,17 +21,22 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from datetime import timedelta
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Callable, Iterable
 
 from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from replay.errors import ReplayError
+from replay.games import get as get_game, names as game_names
+from replay.log import read_logs
 
 from .blobs import BlobStore
 from .models import AnalysisSeat, Blob, Game, GameAnalysisLink, GamePlayer, StoredAnalysis
-from .records import ArchiveError, _now
+from .records import MAX_DECOMPRESSED, ArchiveError, _now
 
 #: log fields that do not change what is analysed (who played, when, how it was labelled)
 NOT_CONTENT = ("game_id", "started_at", "players", "events", "end", "meta")
@@ -42,34 +47,27 @@ MAX_NAME_PARAMETERS = 1000
 
 def insert_new(engine_or_conn: Any, table: Any):
     """``INSERT ... ON CONFLICT DO NOTHING`` in the archive's dialect (SQLite or PostgreSQL)."""
-    if engine_or_conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    dialect_insert = postgresql_insert if engine_or_conn.dialect.name == "postgresql" else sqlite_insert
     return dialect_insert(table).on_conflict_do_nothing()
 
 
 def analyser(game: str):
-    """The registered game module ``game`` if it offers an analysis, else None."""
-    from replay.games import get
-
-    try:
-        module = get(game)
-    except (LookupError, ImportError):
+    """The registered game module ``game`` if it offers an analysis (``GameModule.has_analysis``),
+    else None (a game the registry does not know included)."""
+    if game not in game_names():
         return None
-    return module if callable(getattr(module, "analyse", None)) else None
+    module = get_game(game)
+    return module if module.has_analysis else None
 
 
 def analysed_games() -> list[str]:
     """The registered games that offer an analysis."""
-    from replay.games import names
-
-    return [name for name in names() if analyser(name) is not None]
+    return [name for name in game_names() if analyser(name) is not None]
 
 
 def analysis_key(log: Any, action_events: Iterable[str]) -> str:
     """SHA-256 of what an analysis depends on: the log without names, times, labels and the
-    events that are not actions (chat, announced trick winners). A game read from its replay
+    events that are not actions (chat, announcements). A game read from its replay
     code (which drops those) has the same key as its full log."""
     data = json.loads(log.canonical_json())
     actions = frozenset(action_events)
@@ -81,7 +79,7 @@ def analysis_key(log: Any, action_events: Iterable[str]) -> str:
 
 
 def seat_figures(analysis: dict[str, Any]) -> dict[str, dict[str, int]]:
-    """Per seat: cards analysed, mistakes (cards that lost a trick or more) and tricks lost."""
+    """Per seat: moves analysed (``cards``), mistakes (moves that lost anything) and what they lost."""
     out: dict[str, dict[str, int]] = {}
     for card in analysis.get("cards", []):
         entry = out.setdefault(str(card["seat"]), {"cards": 0, "mistakes": 0, "lost": 0})
@@ -232,10 +230,6 @@ class Analyses:
         ``failed`` (stored bytes that no longer read, or an analysis error: each is reported to
         ``progress`` and the rest go on), ``skipped`` (a game whose module offers no analysis),
         ``left``."""
-        from replay.log import read_logs
-
-        from .records import MAX_DECOMPRESSED
-
         counts = {"analysed": 0, "shared": 0, "failed": 0, "skipped": 0, "left": 0}
         where = self._pending_query()
         if where is None:
@@ -285,8 +279,6 @@ class Analyses:
         """Delete the analyses no archived game links to (games opened only from their replay
         codes) stored more than ``older_than_days`` ago; returns how many. They are computed
         again if anyone asks. ``game-replay archive drop-unlinked-analyses``."""
-        from datetime import timedelta
-
         if older_than_days < 0:
             raise ArchiveError(f"older_than_days must be 0 or more, not {older_than_days}")
         cutoff = _now() - timedelta(days=older_than_days)
@@ -300,7 +292,7 @@ class Analyses:
     # -- statistics ---------------------------------------------------------------------------
     def stats(self, by: str = "player", *, listed_only: bool = False, names: Iterable[str] | None = None,
               game: str | None = None) -> dict[str, dict[str, Any]]:
-        """Per player (name) or bot: ``analysed_games``, ``cards``, ``mistakes``, ``tricks_lost``
+        """Per player (name) or bot: ``analysed_games``, ``cards``, ``mistakes``, ``lost``
         and ``lost_per_game`` over the archived games analysed with the current version (listed
         ones only with ``listed_only``; one game's with ``game``; only ``names``, if given)."""
         if by not in ("player", "bot"):
@@ -339,7 +331,7 @@ class Analyses:
                     continue
                 games = int(row.games)
                 out[row.key] = {"analysed_games": games, "cards": int(row.cards or 0),
-                                "mistakes": int(row.mistakes or 0), "tricks_lost": int(row.lost or 0),
+                                "mistakes": int(row.mistakes or 0), "lost": int(row.lost or 0),
                                 "lost_per_game": round(int(row.lost or 0) / games, 3) if games else None}
         return out
 
@@ -378,5 +370,5 @@ def drop_orphan_analyses(conn, keys: Iterable[str]) -> None:
 
 
 def log_game(log: Any) -> str:
-    """The registry name of a parsed log's game (``floating-bridge/1`` -> ``floating-bridge``)."""
+    """The registry name of a parsed log's game (its ``format`` without the major: ``name/1`` -> ``name``)."""
     return str(getattr(log, "format", "") or "").split("/", 1)[0]

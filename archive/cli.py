@@ -326,7 +326,7 @@ _OPTION_NAMES = {"has_findings": "--findings/--no-findings", "listed": "--listed
 
 def _filter_options(fn: Callable) -> Callable:
     """``archive list``'s filter options, one per field of the filter spec (``archive/filters.py``):
-    the neutral filters, every game's facts (``--contract``, ``--turns``: a game's own) and
+    the neutral filters, every game's facts (``--turns``: a game's own) and
     ``--fact NAME=VALUE``."""
     from .filters import filter_fields
 
@@ -546,7 +546,7 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     _console(wide=True).print(table)
 
 
-_NO_ANALYSIS = {"analysed_games": 0, "cards": 0, "mistakes": 0, "tricks_lost": 0, "lost_per_game": None}
+_NO_ANALYSIS = {"analysed_games": 0, "cards": 0, "mistakes": 0, "lost": 0, "lost_per_game": None}
 
 
 def _seconds(ms: int | None) -> str:
@@ -560,7 +560,7 @@ def _seconds(ms: int | None) -> str:
               help="Analyse at most N games (oldest first); default: every game not analysed yet.")
 @archive_errors
 def analyse_command(db, as_json: bool, limit: int | None) -> None:
-    """Analyse the archived games that have no analysis yet (floating bridge: double dummy), so
+    """Analyse the archived games that have no analysis yet (the games that offer one), so
     that the stats count them; pages compute a game's analysis on first view anyway."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -11,10 +11,10 @@ by the fact, its value cleaned by ``Fact.clean`` (an int fact also takes a range
 ['game', 'player', 'bot', 'winner']
 >>> clean_filters({"player": "Ana", "has_findings": "yes"}, None)
 {'player': 'Ana', 'has_findings': True}
->>> clean_filters({"contract": "3nt"}, "coup")
+>>> clean_filters({"colour": "red"}, "coup")
 Traceback (most recent call last):
 ...
-archive.records.ArchiveError: unknown filter contract (known: game, player, bot, winner, rules, end_reason, finding_kind, has_findings, started_from, started_to, listed, fact, players, turns)
+archive.records.ArchiveError: unknown filter colour (known: game, player, bot, winner, rules, end_reason, finding_kind, has_findings, started_from, started_to, listed, fact, players, turns)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ KINDS = ("text", "int", "seat", "choice", "bool", "date")
 #: how a bool filter may be written (``?has_findings=yes``, ``--listed false``)
 TRUE = ("1", "true", "yes", "on")
 FALSE = ("0", "false", "no", "off")
-#: the filter that takes facts written out (``turns>=30``, ``contract=3NT``; a list of them)
+#: the filter that takes facts written out (``turns>=30``, ``winner=2``; a list of them)
 FACT = "fact"
 
 
@@ -151,13 +151,13 @@ def clean_fact(name: str, op: str, typed: Any, game: str | None) -> tuple[str, s
 
 
 def parse_fact(item: Any, game: str | None) -> tuple[str, str, Any]:
-    """``"turns>=30"``, ``"contract=3NT"`` (or an already cleaned triple) -> ``(name, op, value)``."""
+    """``"turns>=30"``, ``"winner=2"`` (or an already cleaned triple) -> ``(name, op, value)``."""
     if isinstance(item, tuple) and len(item) == 3:
         return clean_fact(*item, game)
     match = _FACT.match(item) if isinstance(item, str) else None
     if match is None:
         raise ArchiveError(f"fact filter {item!r} is not name=value, name>=number or name<=number "
-                           "(e.g. turns>=30, contract=3NT)")
+                           "(e.g. turns>=30, winner=2)")
     name, op, value = match.groups()
     if not value.strip(" "):
         raise ArchiveError(f"fact filter {item!r} has no value")
@@ -181,8 +181,6 @@ def clean_filters(raw: Mapping[str, Any], game: str | None = None) -> dict[str, 
     (named filters and ``fact``) as ``(name, op, value)`` triples under ``"facts"``. Empty
     values are left out. ``ArchiveError`` says which filter is wrong and why.
 
-    >>> clean_filters({"contract": "3nt", "declarer": "s"}, "floating-bridge")
-    {'facts': [('contract', '=', '3NT'), ('declarer', '=', 'S')]}
     >>> clean_filters({"turns": ">=30", "fact": "players=3"}, "coup")
     {'facts': [('turns', '>=', 30), ('players', '=', 3)]}
     """

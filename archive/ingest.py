@@ -47,6 +47,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, LogFormatError, is_log_name, read_logs
 
 from .blobs import BlobStore
+from .database import insert_many, insert_tuples
 from .ids import PublicIds
 from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, Receipt
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
@@ -67,8 +68,6 @@ from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 BATCH_GAMES = 512
 #: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
 BATCH_BYTES = 8 * 1024 * 1024
-#: Rows from which a PostgreSQL insert is a COPY (``insert_tuples``).
-COPY_ROWS = 32
 #: Batches between two folds of the counter deltas (readers add the unfolded ones): 1,024 games.
 FOLD_EVERY = 2
 #: Folders with more entries than this are walked in the order the file system gives (not
@@ -733,118 +732,6 @@ def _summaries(parts: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], 
     numbers = {number_tag(f["name"]): f["num"] for f in parts["facts"] if f["num"] is not None}
     tags = tags_of_rows(parts["game"], parts["players"], parts["kinds"], parts["facts"])
     return tags, game_counts(parts["game"], parts["players"], [f["seat"] for f in parts["findings"]], tags), numbers
-
-
-def insert_many(conn: Connection, table: Any, rows: Sequence[dict[str, Any]]) -> None:
-    """``INSERT`` many rows of plain values with one driver-level executemany.
-
-    SQLAlchemy's per-row parameter processing is most of the cost of inserting the dozens of
-    index rows each game has; the values here need none but SQLite's datetimes as text.
-    """
-    if not rows:
-        return
-    dialect = conn.dialect
-    columns = list(rows[0])
-    times = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
-    values = [tuple(row.values()) for row in rows]  # every row has its columns in one order
-    if times and dialect.name == "sqlite":  # SQLAlchemy's text form of a datetime there
-        for i, row in enumerate(values):
-            row = list(row)
-            for j in times:
-                if row[j] is not None:
-                    row[j] = row[j].isoformat(" ", "microseconds")
-            values[i] = tuple(row)
-    insert_tuples(conn, table, columns, values)
-
-
-def insert_tuples(conn: Connection, table: Any, columns: Sequence[str], values: Sequence[tuple[Any, ...]]) -> None:
-    """``insert_many`` of rows already as driver values, in ``columns`` order.
-
-    On PostgreSQL, from ``COPY_ROWS`` rows on, through ``COPY ... FROM STDIN`` (psycopg writes
-    each row in C; its executemany adapted every parameter in Python: most of the writer's own
-    time on PostgreSQL). A value the database refuses raises SQLAlchemy's ``DBAPIError`` as an
-    INSERT would, so the batch falls back to one game at a time all the same.
-    """
-    if not values:
-        return
-    if conn.dialect.name == "postgresql" and len(values) >= COPY_ROWS:
-        import psycopg
-
-        statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
-        try:
-            payload = _copy_text(values)
-        except TypeError:  # a value of another type (bytes): psycopg writes each row
-            payload = None
-        try:
-            with conn.connection.driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
-                if payload is not None:
-                    copy.write(payload)
-                else:
-                    for row in values:
-                        copy.write_row(row)
-        except psycopg.Error as exc:
-            raise DBAPIError.instance(statement, None, exc, psycopg.Error, dialect=conn.dialect) from exc
-        return
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(columns)}) "
-                         f"VALUES ({', '.join([mark] * len(columns))})", list(values))
-
-
-#: COPY's text format: a backslash, tab, newline or carriage return in a value is escaped
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
-def _copy_field(value: Any) -> str:
-    kind = type(value)
-    if kind is str:
-        return value.translate(_COPY_ESCAPES)
-    if value is None:
-        return "\\N"
-    if kind is int:
-        return str(value)
-    if kind is bool:
-        return "t" if value else "f"
-    if kind is datetime:
-        return value.isoformat()
-    if kind is float:
-        return repr(value)
-    raise TypeError(f"no COPY text for {kind.__name__}")
-
-
-def _copy_text(values: Sequence[tuple[Any, ...]]) -> bytes:
-    """Rows in COPY's text format, one payload: psycopg's ``write_row`` costs a Python call
-    and a row object per row, 0.12 ms a game of the writer's time at thirty rows a game.
-    Made column by column: a column's values are all of one type (or None), so each column is
-    one comprehension of C-level calls, not a Python call per value (``_copy_field`` is left
-    for a column that mixes types).
-
-    >>> _copy_text([("a\\tb", None, 3, True), ("x\\\\y", 2.5, -1, False)])
-    b'a\\\\tb\\t\\\\N\\t3\\tt\\nx\\\\\\\\y\\t2.5\\t-1\\tf\\n'
-    """
-    columns = [_copy_column(column) for column in zip(*values)]
-    return "".join(["\t".join(row) + "\n" for row in zip(*columns)]).encode()
-
-
-def _copy_column(column: tuple[Any, ...]) -> Sequence[str] | Iterator[str]:
-    kinds = set(map(type, column))
-    nulls = type(None) in kinds
-    kinds.discard(type(None))
-    kind = kinds.pop() if len(kinds) == 1 else None
-    if kind is str:
-        joined = "".join([v for v in column if v is not None] if nulls else column)
-        if "\\" in joined or "\t" in joined or "\n" in joined or "\r" in joined:  # rare: escape each
-            return [v.translate(_COPY_ESCAPES) if v is not None else "\\N" for v in column]
-        return [v if v is not None else "\\N" for v in column] if nulls else column
-    if kind is int:
-        return [str(v) if v is not None else "\\N" for v in column]
-    if kind is bool:
-        return ["\\N" if v is None else "t" if v else "f" for v in column]
-    if kind is datetime:  # a game's rows share its start time: each one written once
-        written = {v: "\\N" if v is None else v.isoformat() for v in set(column)}
-        return list(map(written.__getitem__, column))
-    if kind is None and not kinds:
-        return ["\\N"] * len(column)
-    return map(_copy_field, column)
 
 
 def _span(entry: LogEntry) -> tuple[int, int]:

@@ -71,7 +71,8 @@ class Game(Base):
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     canonical_sha256: Mapped[str] = mapped_column(String(64), unique=True)
-    game: Mapped[str] = mapped_column(String(40), server_default="floating-bridge")  # the registry's name
+    # the registry's name (the server default: release 0.1's rows, migration 0002)
+    game: Mapped[str] = mapped_column(String(40), server_default="floating-bridge")
     raw_blob_id: Mapped[int] = mapped_column(ForeignKey("blobs.id"))
     game_id: Mapped[str | None] = mapped_column(String(200))
     started_at: Mapped[datetime | None] = mapped_column(DateTime)
@@ -140,7 +141,7 @@ class GameFinding(Base):
 
 
 class GameFact(Base):
-    """One of a game's own values worth filtering on (contract, turns, winner...).
+    """One of a game's own values worth filtering on (``GameModule.facts``: turns, winner...).
 
     Each game module names its facts (``Outcome.facts``); numbers are also kept in ``num`` so
     that ranges (``turns>=30``) use an index. No migration is needed for a new game's facts.
@@ -243,8 +244,8 @@ class RatingWatermark(Base):
 class GameTag(Base):
     """One thing a game is found by, in listing order: the index every filter pages through.
 
-    A tag is ``kind:value`` (``bot:greedy``, ``player:alice``, ``fact:contract=3NT``,
-    ``kind:revoke``, ``findings:yes``, ``game:uno-lite``, ``*`` for every game). Its rows are
+    A tag is ``kind:value`` (``bot:greedy``, ``player:alice``, ``fact:turns=30``,
+    ``kind:out_of_turn``, ``findings:yes``, ``game:<name>``, ``*`` for every game). Its rows are
     kept in (tag, start time, game) order, so a page of any filter, however common or rare,
     and however deep, is one range of this index (``archive/queries.py``). ``started_key`` is
     the start time, or ``NO_START`` for a game without one (listed as the oldest).
@@ -331,7 +332,7 @@ class CounterDelta(Base):
 
 
 class StoredAnalysis(Base):
-    """A game's analysis (floating bridge's double-dummy analysis), kept once computed
+    """A game's analysis (``GameModule.analyse``), kept once computed
     (``archive/analyses.py``). Keyed by the game's content (``analysis_key``: the deal, rules
     and actions, not names or times), so the same game opened from its replay code or from the
     archive shares it. ``data`` is the analysis JSON, zstd-compressed like blobs (with the
@@ -349,7 +350,7 @@ class StoredAnalysis(Base):
 
 
 class AnalysisSeat(Base):
-    """Per seat of an analysed game: cards analysed, mistakes and the tricks they cost (for stats)."""
+    """Per seat of an analysed game: moves analysed, mistakes and what they cost (for stats)."""
 
     __tablename__ = "analysis_seats"
     key: Mapped[str] = mapped_column(ForeignKey("analyses.key", ondelete="CASCADE"), primary_key=True)

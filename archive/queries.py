@@ -40,6 +40,9 @@ from .summaries import ALL, NO_START, Summaries, counted_role, number_tag, think
 
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
+#: Filtered listings count matches exactly up to this many (then say "at least"); the facade
+#: passes its own (``archive.store.COUNT_CAP``) with each listing.
+COUNT_CAP = 1_000
 #: Listings sorted by start time use the tag plan (False: the general plan, for tests that compare them).
 TAG_PLAN = True
 #: A numeric fact range (``turns>=30``) with at most this many games drives its listing: its
@@ -56,12 +59,6 @@ DENSE_MATCHES = 500
 #: A player/bot/finding filter matching more rows than this (and a fifth of the games) is
 #: checked game by game by the general plan.
 DENSE_ROWS = 20_000
-
-
-def _count_cap() -> int:
-    from . import store  # the facade holds the knob (``archive.store.COUNT_CAP``)
-
-    return store.COUNT_CAP
 
 
 class Queries:
@@ -133,7 +130,7 @@ class Queries:
 
     # -- listings -----------------------------------------------------------------------------
     def list(self, *, sort: str = "-started_at", limit: int = 50, offset: int = 0, cursor: str | None = None,
-             exact_total: bool = False, **filters: Any) -> Page:
+             exact_total: bool = False, count_cap: int = COUNT_CAP, **filters: Any) -> Page:
         """A page of games matching the filters (see the package docstring).
 
         ``cursor`` is a page's ``next_cursor``: the page after it, with the same sort and filters.
@@ -152,10 +149,11 @@ class Queries:
         plan = _tag_plan(active) if key == "started_at" and TAG_PLAN else None
         with self.engine.connect() as conn:
             if plan is not None:
-                rows, total, exact = self._list_by_tags(conn, plan, descending, limit, offset, after, exact_total)
+                rows, total, exact = self._list_by_tags(conn, plan, descending, limit, offset, after, exact_total,
+                                                        count_cap)
             else:
                 rows, total, exact = self._list_general(conn, active, key, descending, limit, offset, after,
-                                                        exact_total)
+                                                        exact_total, count_cap)
             items = [GameSummary(**fields) for fields in self._summaries(conn, rows[:limit])]
         next_cursor = None
         if len(rows) > limit and rows[:limit]:
@@ -165,7 +163,7 @@ class Queries:
         return Page(items, total, exact, next_cursor)
 
     def _list_by_tags(self, conn: Connection, plan: "_TagPlan", descending: bool, limit: int, offset: int,
-                      after: tuple[Any, int] | None, exact_total: bool) -> tuple[list[Any], int, bool]:
+                      after: tuple[Any, int] | None, exact_total: bool, cap: int) -> tuple[list[Any], int, bool]:
         listed_only = plan.listed is True
         counts = {tag: self.summaries.tag_total(conn, tag, listed_only) for tag in plan.tags}
         # each filter as a set of candidate rows: (rows it holds at most, kind, index)
@@ -273,7 +271,7 @@ class Queries:
             total = (self.summaries.tag_total(conn, plan.tags[0], listed_only=False)
                      - self.summaries.tag_total(conn, plan.tags[0], listed_only=True))
         elif (plan.tags == [ALL] and len(plan.ranges) == 1 and not plan.groups and plan.started_from is None
-              and plan.started_to is None and not exact_total and range_counts[0] > _count_cap()
+              and plan.started_to is None and not exact_total and range_counts[0] > cap
               and (plan.listed is None or (plan.listed is True and self._all_listed(conn, plan.ranges[0][0])))):
             # one numeric range, past the cap: its index count (read above) is the total, when
             # every game with the fact is listed (the counters of its number: tag say so), rather
@@ -285,11 +283,10 @@ class Queries:
             if twice:
                 capped = capped.distinct()
             if not exact_total:
-                capped = capped.limit(_count_cap() + 1)
+                capped = capped.limit(cap + 1)
             total = conn.execute(select(func.count()).select_from(capped.subquery())).scalar_one()
         if exact_total or not plan.filtered:
             return rows, total, True
-        cap = _count_cap()
         return rows, min(total, cap), total <= cap
 
     @staticmethod
@@ -356,7 +353,7 @@ class Queries:
 
 
     def _list_general(self, conn: Connection, active: dict[str, Any], key: str, descending: bool, limit: int,
-                      offset: int, after: tuple[Any, int] | None, exact_total: bool
+                      offset: int, after: tuple[Any, int] | None, exact_total: bool, cap: int
                       ) -> tuple[list[Any], int, bool]:
         where = self._filters(**active)
         column = SORTS[key]
@@ -368,7 +365,6 @@ class Queries:
         dense = sqlite and membership and self._dense_membership(conn, active)
         if dense:
             where = self._filters(**active, correlated=True)
-        cap = _count_cap()
         if exact_total or not where:
             total = (self.summaries.tag_total(conn, ALL, listed_only=False) if not where
                      else conn.execute(select(func.count()).select_from(Game).where(*where)).scalar_one())

@@ -11,8 +11,8 @@ rows (``game_players.won``):
 * **Who**: ``kind`` ``bot`` rates each seat's bot as the archive stores it (name and version,
   ``honest-1``; seats without a bot are left out), ``kind`` ``player`` rates each seat's
   player name, people and bots alike.
-* **Order**: the winners share first place, the losers share second (Coup and UNO Lite: one
-  winner, the others tied behind; floating bridge: the winning side tied first, the other side
+* **Order**: the winners share first place, the losers share second (a game of one winner: the
+  others tied behind; a game of sides: the winning side tied first, the other side
   tied second). Each bot or player is its own one-member team. A name in several seats of one
   game (a bot playing itself) enters once, placed by its best seat.
 * **Skipped**: games nobody won (``won`` is None: cancelled, passed out...) and games with no
@@ -23,8 +23,8 @@ rows (``game_players.won``):
 Beside the rating each row keeps ``games`` (decided games played), ``wins`` (games where one of
 its seats won) and the zero-sum championship ``score``: in a game with ``w`` winning and ``l``
 losing seats, each winning seat scores ``+1/w`` and each losing seat ``-1/l``, so every
-decided game adds exactly zero over its seats. Coup with n players: the winner +1, each loser
--1/(n-1). Floating bridge 2 against 2: +1/2 and -1/2 per seat. A name gets the sum over its
+decided game adds exactly zero over its seats. One winner of n players: the winner +1, each
+loser -1/(n-1). Two sides of two: +1/2 and -1/2 per seat. A name gets the sum over its
 seats. The win rate's 95% interval is Wilson's score interval.
 
 Order and incremental refresh: games are rated in **ingest order** (the ``games.id`` row id),
@@ -52,7 +52,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 
-from .ingest import insert_many
+from .database import insert_many
 from .models import Game, GamePlayer, Rating, RatingHistory, RatingWatermark
 
 KINDS = ("bot", "player")

@@ -10,7 +10,7 @@ schema up to date) and hands each job to one part:
   and publishing;
 - ``archive.summaries.Summaries``: the tags and counters that keep listings and statistics
   from growing with the archive;
-- ``archive.analyses.Analyses``: a game's analysis (bridge's double-dummy analysis), computed
+- ``archive.analyses.Analyses``: a game's analysis (``GameModule.analyse``), computed
   the first time it is asked for and kept.
 """
 
@@ -19,21 +19,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import secrets
-from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
-from sqlalchemy import Engine, create_engine, event, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from replay.log import ZSTD_MAGIC, LogEntry, LogFormatError, expand_paths, is_log_name  # noqa: F401
 from replay.log import parse_log, read_logs  # noqa: F401
 
-from . import compression
+from . import compression, ratings
 from .admin import Admin
 from .analyses import Analyses
 from .blobs import BlobStore
+from .database import create_archive_engine, upgrade
 from .ids import PublicIds
 from .ingest import Ingester, canonical_sha256  # noqa: F401
 from .models import Setting
@@ -70,9 +70,9 @@ class Archive:
         sqlite_cache_kib: int | None = None,
     ):
         self.url = url or os.environ.get("GAME_REPLAY_DB") or DEFAULT_URL
-        self.engine = self._create_engine(self.url, SQLITE_CACHE_KIB if sqlite_cache_kib is None else sqlite_cache_kib)
+        self.engine = create_archive_engine(self.url, SQLITE_CACHE_KIB if sqlite_cache_kib is None else sqlite_cache_kib)
         try:
-            self._migrate()
+            upgrade(self.engine)
             self.blobs = BlobStore(self.engine, level=level)
             salt = self._salt(salt)
             self.ids = PublicIds(salt)
@@ -121,72 +121,6 @@ class Archive:
         except ArgumentError:
             return "(unreadable URL)"
 
-    @staticmethod
-    def _create_engine(url: str, sqlite_cache_kib: int) -> Engine:
-        try:
-            parsed = make_url(url)
-        except ArgumentError:
-            raise ArchiveError(f"not a database URL: {url!r} (e.g. sqlite:///var/game-replay.db or "
-                               "postgresql+psycopg://user@host/db)") from None
-        kwargs: dict[str, Any] = {}
-        if parsed.get_backend_name() == "sqlite":
-            database = parsed.database or ""
-            if database in ("", ":memory:") or parsed.query.get("mode") == "memory":
-                kwargs["poolclass"] = StaticPool
-                kwargs["connect_args"] = {"check_same_thread": False}
-            else:
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            engine = create_engine(parsed, **kwargs)
-        except ImportError as exc:
-            hint = " (pip install 'psycopg[binary]')" if "psycopg" in str(exc) else ""
-            raise ArchiveError(f"cannot use database URL {parsed.render_as_string(hide_password=True)}: "
-                               f"its driver is missing: {exc}{hint}") from None
-        except (NoSuchModuleError, ArgumentError) as exc:
-            raise ArchiveError(f"unsupported database URL {parsed.render_as_string(hide_password=True)}: "
-                               f"{exc}") from None
-        if engine.dialect.name == "sqlite":
-            memory = "poolclass" in kwargs
-
-            @event.listens_for(engine, "connect")
-            def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
-                cur = dbapi_conn.cursor()
-                if not memory:
-                    cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA busy_timeout=30000")
-                cur.execute(f"PRAGMA cache_size=-{int(sqlite_cache_kib)}")
-                cur.close()
-                # transactions are begun here, not by the driver, so that savepoints work and a
-                # writer takes the write lock when it begins (BEGIN IMMEDIATE), never half-way
-                dbapi_conn.isolation_level = None
-
-            @event.listens_for(engine, "begin")
-            def _begin(conn):  # pragma: no cover - trivial
-                conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
-        elif engine.dialect.name == "postgresql":
-            @event.listens_for(engine, "connect")
-            def _no_jit(dbapi_conn, _record):
-                # The archive's queries are short index walks that stop at a page or at the count
-                # cap, but the planner costs a walk as if it read its whole range: past
-                # ``jit_above_cost`` it compiled the query first (5 ms of a 12 ms count at
-                # 200,000 games). This session's setting only; the server's is left alone.
-                with dbapi_conn.cursor() as cur:
-                    cur.execute("SET jit = off")
-                dbapi_conn.commit()
-        return engine
-
-    def _migrate(self) -> None:
-        from alembic import command
-        from alembic.config import Config
-
-        config = Config()
-        config.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
-        with self.engine.execution_options(write=True).begin() as conn:
-            config.attributes["connection"] = conn
-            command.upgrade(config, "head")
-
     def _salt(self, salt: str | None) -> str:
         salt = salt or os.environ.get("GAME_REPLAY_SALT")
         if salt:
@@ -227,9 +161,7 @@ class Archive:
 
     def refresh_ratings(self) -> int:
         """Rate the games stored since the last refresh (``archive/ratings.py``); returns how many."""
-        from .ratings import refresh
-
-        return refresh(self.engine)
+        return ratings.refresh(self.engine)
 
     def ingest_file(self, path: str, *, stdin: BinaryIO | None = None) -> list[IngestResult]:
         """One file (or ``-``): read with the size limit, then ``ingest_bytes``."""
@@ -266,7 +198,7 @@ class Archive:
              exact_total: bool = False, **filters: Any) -> Page:
         """A page of games matching the filters (see ``archive.queries.Queries.list``)."""
         return self.queries.list(sort=sort, limit=limit, offset=offset, cursor=cursor, exact_total=exact_total,
-                                 **filters)
+                                 count_cap=COUNT_CAP, **filters)
 
     def recent(self, limit: int = 20) -> list[GameSummary]:
         """The latest listed games, newest first (for a home page)."""
@@ -293,7 +225,7 @@ class Archive:
 
     def analysis_stats(self, by: str = "player", *, listed_only: bool = False, names: Iterable[str] | None = None,
                        game: str | None = None) -> dict[str, dict[str, Any]]:
-        """Per player or bot: analysed games, mistakes and tricks lost (``Analyses.stats``)."""
+        """Per player or bot: analysed games, mistakes and what they lost (``Analyses.stats``)."""
         return self.analyses.stats(by, listed_only=listed_only, names=names, game=game)
 
     # -- admin --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, select
 
 from replay.games import get as get_game, names as game_names
 
+from .database import insert_many
 from .models import Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
 
 #: ``started_key`` of a game without a start time: listed as the oldest.
@@ -31,8 +32,9 @@ ALL = "*"
 #: (``GameModule.counted_role``) and won in it, games won, findings tied to its seats
 COUNTS = ("games", "seats", "role_games", "role_won", "wins", "findings")
 LISTED_COUNTS = tuple(f"listed_{c}" for c in COUNTS)
-#: logged events that are not a seat's own move (for think times)
-NOT_MOVES = ("chat", "trick")
+#: logged events that are never a seat's own move (for think times; a game's ``action_events``
+#: say which of the others are)
+NOT_MOVES = ("chat",)
 #: pg_try_advisory_xact_lock key of the folding transaction.
 FOLD_LOCK = 0x6761_6D65_7265_706C  # "gamerepl"
 
@@ -43,10 +45,12 @@ def started_key(started_at: datetime | None) -> datetime:
 
 def think_times(log) -> dict[str, list[int]]:
     """Milliseconds each seat took for each of its moves (when the log has times), any game:
-    a move is an event with a seat that is not chat (nor bridge's trick announcement), timed
-    from the event logged before it. Kept per seat at ingest (``game_players.think_ms``)."""
+    a move is an event with a seat that is one of its game's actions (``GameModule.action_events``;
+    any but chat for a game the registry does not know), timed from the event logged before it. Kept per seat at ingest (``game_players.think_ms``)."""
     out: dict[Any, list[int]] = {}
     previous = 0
+    name = str(getattr(log, "format", "") or "").split("/", 1)[0]
+    actions = get_game(name).action_events if name in game_names() else frozenset()
     for event in log.events:
         fields = getattr(event, "__dict__", None)  # pydantic keeps fields there: no __getattr__
         if not fields:  # an event that keeps them elsewhere (slots, properties)
@@ -55,7 +59,8 @@ def think_times(log) -> dict[str, list[int]]:
         if t is None:
             continue
         seat = fields.get("seat")
-        if seat is not None and t >= previous and fields.get("type") not in NOT_MOVES:
+        kind = fields.get("type")
+        if seat is not None and t >= previous and kind not in NOT_MOVES and (not actions or kind in actions):
             found = out.get(seat)
             if found is None:
                 out[seat] = [t - previous]
@@ -224,8 +229,6 @@ class Summaries:
     # -- writing ------------------------------------------------------------------------------
     def add(self, conn: Connection, rows: list[dict[str, Any]], *, merged: bool = False) -> None:
         if rows:
-            from .ingest import insert_many
-
             insert_many(conn, CounterDelta.__table__, rows if merged else _merged(rows))
 
     def game_share(self, conn: Connection, game_id: int) -> GameShare | None:

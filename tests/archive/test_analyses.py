@@ -117,7 +117,7 @@ def expected_stats(logs, by):
                     entry["mistakes"] += c.loss > 0
                     entry["lost"] += c.loss
     return {k: {"analysed_games": len(v["games"]), "cards": v["cards"], "mistakes": v["mistakes"],
-                "tricks_lost": v["lost"], "lost_per_game": round(v["lost"] / len(v["games"]), 3)}
+                "lost": v["lost"], "lost_per_game": round(v["lost"] / len(v["games"]), 3)}
             for k, v in out.items()}
 
 
@@ -129,7 +129,7 @@ def test_stats_of_a_small_archive_of_known_games(archive):
     for by in ("player", "bot"):
         assert archive.analysis_stats(by) == expected_stats(logs, by)
     lost = archive.analysis_stats("bot")["greedy-1"]
-    assert lost["analysed_games"] == 3 and lost["tricks_lost"] > 0  # the greedy bot does throw tricks away
+    assert lost["analysed_games"] == 3 and lost["lost"] > 0  # the greedy bot does throw tricks away
     # names narrow it; listed_only leaves out unlisted uploads
     some = sorted(expected_stats(logs, "player"))[:2]
     assert set(archive.analysis_stats("player", names=some)) == set(some)
@@ -173,7 +173,7 @@ def test_cli_analyse_and_stats(cli_runner, db_url, monkeypatch):
     code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--json", "--game", "floating-bridge")
     [row] = json.loads(out)
     assert row["name"] == "greedy-1" and row["analysed_games"] == 3
-    assert row["tricks_lost"] == sum(v["tricks_lost"] for v in expected_stats([play_game(s) for s in SEEDS], "bot").values())
+    assert row["lost"] == sum(v["lost"] for v in expected_stats([play_game(s) for s in SEEDS], "bot").values())
     code, out, err = cli_runner("archive", "stats", "--by", "bot", "--db", db_url, "--game", "floating-bridge")
     assert code == 0 and "greedy-1" in out and "mistakes" in out
     code, out, err = cli_runner("archive", "analyse", "--db", db_url, "--limit", "0")

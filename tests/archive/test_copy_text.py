@@ -1,4 +1,4 @@
-"""The writer's COPY rows (``archive.ingest._copy_text``): whatever text, numbers, flags and times
+"""The writer's COPY rows (``archive.database._copy_text``): whatever text, numbers, flags and times
 a row holds, PostgreSQL reads back exactly those values, and a value it refuses (NUL) is refused."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from archive.ingest import _copy_text
+from archive.database import _copy_text
 
 pytestmark = pytest.mark.postgres
 
