@@ -17,8 +17,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from replay.cli import UserError, plural
+from replay.games import get as get_game
+from replay.log import is_log_name
+
+from .compression import BlobError
+from .filters import clean_filters, filter_fields, game_name
+from .ratings import leaderboard
+from .records import DEFAULT_URL, ArchiveError, _as_datetime, _db_message
+from .store import Archive
 
 EXIT_SOME_QUARANTINED = 1
 
@@ -31,8 +45,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def clean(text: Any) -> str:
     """Untrusted text made safe for a terminal and for Rich: no control characters, no markup."""
-    from rich.markup import escape
-
     return escape(_CONTROL.sub("?", "" if text is None else str(text)))
 
 
@@ -53,11 +65,6 @@ def check_db_url(url: str | None) -> None:
     a mistyped path is an error, not a new folder. Only the default, ``var/game-replay.db``,
     may have its folder created. Unparseable URLs are left to the archive's own message.
     """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    from .store import DEFAULT_URL
-
     if not url or url == DEFAULT_URL:
         return
     try:
@@ -79,8 +86,6 @@ def check_db_url(url: str | None) -> None:
 
 
 def _open(db: str | None):
-    from .store import Archive
-
     check_db_url(db)
     return Archive(db)
 
@@ -89,8 +94,6 @@ def _time_option(ctx, param, value):
     """Check --from/--to here, so that the message names the option typed."""
     if value is None:
         return None
-    from .records import ArchiveError, _as_datetime
-
     try:
         _as_datetime(value, param.opts[0])
     except ArchiveError as exc:
@@ -103,11 +106,6 @@ def archive_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from .compression import BlobError
-        from .store import ArchiveError, _db_message
-
         try:
             return fn(*args, **kwargs)
         except (ArchiveError, BlobError) as exc:
@@ -124,8 +122,6 @@ def archive_errors(fn: Callable) -> Callable:
 def _console(stderr: bool = False, wide: bool = False):
     """Rich's console; ``wide``: a table of many columns, written out whole (not folded to 80
     columns) when the output is not a terminal (a pipe, a file)."""
-    from rich.console import Console
-
     console = Console(stderr=stderr, highlight=False, soft_wrap=True)
     if wide and not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = 200
@@ -217,8 +213,6 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
 
 def _ingest_with_progress(archive, paths, err, quiet: bool, report) -> None:
     """Ingest as the walk goes: no file is listed or stat-ed before the first game is stored."""
-    from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
-
     show = not quiet and err.is_terminal
     with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files"),
                   console=err, transient=True, disable=not show) as progress:
@@ -243,8 +237,6 @@ class _FolderWatch:
         self.taken: set[str] = set()
 
     def candidates(self) -> list[str]:
-        from .store import is_log_name
-
         found: list[str] = []
         stack = [str(self.root)]
         while stack:
@@ -328,8 +320,6 @@ def _filter_options(fn: Callable) -> Callable:
     """``archive list``'s filter options, one per field of the filter spec (``archive/filters.py``):
     the neutral filters, every game's facts (``--turns``: a game's own) and
     ``--fact NAME=VALUE``."""
-    from .filters import filter_fields
-
     options = []
     for field in filter_fields():
         flag = _OPTION_NAMES.get(field.name, "--" + field.name.replace("_", "-"))
@@ -369,8 +359,6 @@ def _filter_options(fn: Callable) -> Callable:
 @archive_errors
 def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters) -> None:
     """List games (newest first), filtered and paginated; or the quarantine."""
-    from .filters import clean_filters
-
     clean_filters(filters, filters.get("game"))  # a bad filter is refused before the archive is opened
     archive = _open(db)
     try:
@@ -390,10 +378,6 @@ def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters
                                "limit": limit, "next_cursor": page.next_cursor,
                                "items": [g.summary() for g in page.items]}, ensure_ascii=False))
         return
-    from rich.table import Table
-
-    from replay.games import get as get_game
-
     facts = [f for f in get_game(filters["game"]).facts if f.column] if filters.get("game") else []
     table = Table(title=f"{page.total:,}{'' if page.total_exact else '+'} game{'s' if page.total != 1 else ''}"
                         + (f", {offset + 1}-{offset + len(page.items)} shown" if page.items else ""))
@@ -411,8 +395,6 @@ def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters
 
 
 def _print_quarantine(page) -> None:
-    from rich.table import Table
-
     table = Table(title=f"{page.total} quarantined input{'s' if page.total != 1 else ''}")
     for col in ("id", "received", "source", "size", "error"):
         table.add_column(col)
@@ -479,19 +461,13 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
 def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     """Per player or bot: games, wins, findings and think time, over every game; with --game, that
     game's leaderboard and its own columns."""
-    from .filters import game_name
-
     module = None
     if game is not None:
-        from replay.games import get as get_game
-
         module = get_game(game_name(game))
     archive = _open(db)
     try:
         figures = archive.stats(by=by, game=game)
         if module is not None:
-            from .ratings import leaderboard
-
             archive.refresh_ratings()
             rows = leaderboard(archive.engine, game, by)
             own = {r[by]: r for r in figures}
@@ -509,8 +485,6 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
-    from rich.table import Table
-
     if module is None:
         table = Table(title=f"by {by} (every game; --game GAME for one game's own columns)", show_edge=False,
                       pad_edge=False)
@@ -562,8 +536,6 @@ def _seconds(ms: int | None) -> str:
 def analyse_command(db, as_json: bool, limit: int | None) -> None:
     """Analyse the archived games that have no analysis yet (the games that offer one), so
     that the stats count them; pages compute a game's analysis on first view anyway."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     archive = _open(db)
     err = _console(stderr=True)
     failures: list[str] = []

@@ -25,6 +25,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from alembic import op
 
+from replay.games import get, names
+
 revision = "0012"
 down_revision = "0011"
 branch_labels = None
@@ -47,8 +49,6 @@ def _missing_facts(name: str) -> str:
 
 def _counted_roles() -> str:
     """SQL for the counted role of ``g``'s game (``GameModule.counted_role``), from the registry."""
-    from replay.games import get, names
-
     known = set(names())
     rows = op.get_bind().execute(sa.text("SELECT DISTINCT game FROM games")).scalars().all()
     roles = {game: get(game).counted_role for game in rows if game in known}
