@@ -113,7 +113,7 @@ def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
     assert rows["greedy-1"]["analysed_games"] == 1
     assert rows["greedy-1"]["tricks_lost"] == kept["greedy-1"]["tricks_lost"] > 0
     html = client.get("/stats?by=bot").get_data(as_text=True)
-    assert "over 1 analysed" in html and "Tricks lost / game" in html
+    assert "over 1 analysed" in html and "Lost / analysed game" in html
     # the hostile name is a player name: escaped on the per-player page
     html = client.get("/stats?by=player").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html

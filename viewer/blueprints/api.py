@@ -24,8 +24,10 @@ from replay.games.floating_bridge.log import json_schema as log_json_schema
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response
+from ..app import get_archive
 from ..games import game_titles
-from .games import END_REASONS, MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
+from ..rows import game_json
+from .games import END_REASONS, MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, listing
 from .games import FINDING_KINDS as ALL_FINDING_KINDS
 from .stats import stats_json
 from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
@@ -142,7 +144,7 @@ def api_games() -> Response:
 @bp.get("/games/<public_id>")
 def api_game(public_id: str) -> Response:
     archived = listed_game(public_id)
-    out = game_json(archived)
+    out = game_json(get_archive(), archived)
     out["replay"] = archived.replay().to_json()
     return jsonify(out)
 
@@ -180,7 +182,7 @@ def _upload_summary(token: str) -> dict[str, Any]:
     from .upload import game_by_token
 
     archived = game_by_token(token)
-    out = game_json(archived)
+    out = game_json(get_archive(), archived)
     out.pop("id")
     out.update(url=f"/u/{token}", triage_url=f"/u/{token}/triage", listed=archived.listed,
                public_id=archived.public_id if archived.listed else None)

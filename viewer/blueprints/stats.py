@@ -1,14 +1,15 @@
-"""``/stats``: per bot or per player, over public games: games, declarer success rate,
-findings per 100 games, think time and, over the games with a double-dummy analysis
-(``archive analyse``, or viewed with the analysis on), mistakes and tricks thrown away per
-game, with plotly charts; ``/stats.json`` too.
+"""``/stats``: per bot or per player, over public games: games, wins, findings per 100 games,
+think time; with a game whose ``counted_role`` is set, that role's games and wins (labelled from
+the role: "as declarer"); with analysis (a game with ``has_analysis``, the games analysed by
+``archive analyse`` or viewed with the analysis on), what the analysis counts as lost per
+analysed game; with plotly charts; ``/stats.json`` too.
 
 ``by`` is ``bot`` (default) or ``player``; ``name`` narrows to one; ``game`` (a registered
 game's name) to one game's games, ranked by their rating in that game (``archive/ratings.py``:
 Plackett-Luce rating, wins, win rate with its 95% Wilson interval, the zero-sum championship
 score). With ``name``, the rating after each rated game is charted too, one line per game. Think time is the time from the previous logged event to a
-seat's own move (a call, a card, a draw...), over that name's latest :data:`THINK_SAMPLE`
-games (logs without times add nothing).
+seat's own move, over that name's latest :data:`THINK_SAMPLE` games (logs without times add
+nothing).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
+from replay.games import get as get_game
 from replay.log import read_logs
 
 from archive import ratings
 from archive.summaries import NOT_MOVES, think_times  # noqa: F401 - kept at ingest; here for old rows
 
 from ..app import PageError
+from ..adapters import stats_row
 from ..games import game_titles
 from .upload import uploads
 
@@ -77,19 +80,33 @@ def name_think_times(by: str, name: str, game: str | None = None) -> list[int]:
     return times
 
 
+def counted_role(game: str | None) -> str | None:
+    """The role a chosen game's counters keep (``GameModule.counted_role``), or None."""
+    return get_game(game).counted_role if game else None
+
+
+def shows_analysis(game: str | None, rows: list[dict[str, Any]]) -> bool:
+    """Whether the page has analysis columns: a chosen game with analysis, or (every game) some
+    name with analysed games."""
+    if game:
+        return get_game(game).has_analysis
+    return any(r.get("analysed_games") for r in rows)
+
+
 def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[str, Any]]:
-    rows = uploads().listed_stats(by, name=name, limit=MAX_NAMES, game=game)
+    role = counted_role(game)
     out = []
-    for i, row in enumerate(rows):
-        games, declarer = row["games"], row["declarer"]
+    for i, found in enumerate(uploads().listed_stats(by, name=name, limit=MAX_NAMES, game=game)):
+        row = stats_row(found)
+        games = row["games"]
         entry = {
-            "name": row["name"], "games": games, "seats": row["seats"], "declarer_games": declarer,
-            "made": row["made"],
-            "declarer_success_rate": round(row["made"] / declarer, 4) if declarer else None,
-            "findings": row["findings"],
+            "name": row["name"], "games": games, "wins": row["wins"], "findings": row["findings"],
             "findings_per_100_games": round(100 * row["findings"] / games, 2) if games else 0.0,
-            "think_ms_median": None, "think_ms_mean": None, "moves_timed": 0,
+            "think_ms_median": None, "think_ms_mean": row["think_ms"], "moves_timed": 0,
         }
+        if role is not None:
+            entry["role_games"], entry["role_won"] = row.get("role_games") or 0, row.get("role_won") or 0
+            entry["role_win_rate"] = round(entry["role_won"] / entry["role_games"], 4) if entry["role_games"] else None
         if i < CHART_NAMES or name:
             times = name_think_times(by, row["name"], game)
             if times:
@@ -99,7 +116,8 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
             if name:
                 entry["think_ms"] = times
         out.append(entry)
-    add_analysis(out, by, game)
+    if game is None or get_game(game).has_analysis:
+        add_analysis(out, by, game)
     return out
 
 
@@ -195,7 +213,8 @@ def think_bins(seconds: list[float], bins: int = 30) -> tuple[list[float], list[
 
 
 def stats_charts(rows: list[dict[str, Any]], name: str | None,
-                 history: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+                 history: dict[str, list[dict[str, Any]]] | None = None, role: str | None = None,
+                 analysis: bool = False) -> list[dict[str, Any]]:
     charts = []
     if history:
         charts.append(history_chart(history, game_titles()))
@@ -203,12 +222,15 @@ def stats_charts(rows: list[dict[str, Any]], name: str | None,
         charts.append(_bar(rows, "rating", "Rating (mu - 3 sigma)"))
     charts += [
         _bar(rows, "games", "Games"),
-        _bar(rows, "declarer_success_rate", "Declarer success rate (%)", 100, "%"),
+    ]
+    if role is not None:
+        charts.append(_bar(rows, "role_win_rate", f"Won as {role} (%)", 100, "%"))
+    charts += [
         _bar(rows, "findings_per_100_games", "Findings per 100 games"),
         _bar(rows, "think_ms_median", "Median think time (s)", 0.001, " s"),
     ]
-    if any(r.get("lost_per_game") is not None for r in rows):
-        charts.append(_bar(rows, "lost_per_game", "Tricks thrown away per analysed game (double dummy)"))
+    if analysis and any(r.get("lost_per_game") is not None for r in rows):
+        charts.append(_bar(rows, "lost_per_game", "Lost per analysed game (by the game's analysis)"))
     if name and rows and rows[0].get("think_ms"):
         centres, counts = think_bins([t / 1000 for t in rows[0]["think_ms"]])
         charts.append({
@@ -257,6 +279,13 @@ def stats_json(args) -> dict[str, Any]:
     out: dict[str, Any] = {"by": by, "name": name, "rows": rows}
     if game is not None:
         out["game"] = game
+        if counted_role(game):
+            out["counted_role"] = counted_role(game)
+    out["analysis"] = shows_analysis(game, rows)
+    if not out["analysis"]:
+        for row in rows:
+            for key in ANALYSIS_FIELDS:
+                row.pop(key, None)
     if name:
         out["rating_history"] = rating_history(by, rows[0]["name"], game)
     return out
@@ -265,8 +294,9 @@ def stats_json(args) -> dict[str, Any]:
 @bp.get("/stats")
 def stats_page() -> Response:
     data = stats_json(request.args)
-    html = render_template("stats.html", data=data, charts=stats_charts(data["rows"], data["name"], data.get("rating_history")),
-                           games=game_titles())
+    charts = stats_charts(data["rows"], data["name"], data.get("rating_history"), data.get("counted_role"),
+                          data["analysis"])
+    html = render_template("stats.html", data=data, charts=charts, games=game_titles())
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -201,7 +201,8 @@ def seat_order(name: str | None, seats: Any) -> list[str]:
     except (LookupError, ImportError):
         game = None
     order = list(game.seats) if game is not None else []
-    if stored and getattr(game, "player_counts", None):
+    fewest, most = game.player_counts if game is not None else (None, None)
+    if stored and fewest is not None and fewest != most:  # tables vary: only the seats it had
         order = [s for s in order if s in stored]
     return order + [s for s in stored if s not in order]
 
