@@ -15,7 +15,7 @@ Nothing else in the viewer reads the old columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from typing import Any, Mapping
 
 from archive import ArchiveError
@@ -82,40 +82,43 @@ def _vocabulary(game: str | None, attribute: str) -> tuple[str, ...]:
     words: dict[str, None] = {}
     for name in ([game] if game else names()):
         module = get(name)
-        words.update(dict.fromkeys(module.end_reasons if attribute == "end_reasons" else module.finding_kinds))
+        words.update(dict.fromkeys(module.end_reasons if attribute == "end_reasons" else sorted(module.finding_kinds)))
     return tuple(words)
 
 
+NEUTRAL = ("game", "player", "bot", "winner", "rules", "end_reason", "finding_kind", "has_findings", "started_from",
+           "started_to", "fact")
+
+
 def filter_fields(game: str | None = None) -> list[FilterField]:
+    """The neutral filters, then ``game``'s facts (every game's without one, each name once)."""
     fields = [
-        FilterField("game", "Game", "choice", tuple(names()), "a registered game"),
-        FilterField("player", "Player", "text", help="name or platform id, * wildcards"),
-        FilterField("bot", "Bot", "text", help="a bot, with or without its version"),
-        FilterField("winner", "Winner", "text", help="a winner's name, id or bot"),
+        FilterField("game", "Game", "choice", tuple(names()), "the game (its registry name)"),
+        FilterField("player", "Player", "text", help="a seat's name or platform id, any case; * is a wildcard"),
+        FilterField("bot", "Bot", "text", help="a bot's name, with or without its version"),
+        FilterField("winner", "Winner", "text", help="a player or bot that won the game; * is a wildcard"),
+        FilterField("rules", "Rules", "text", help="the game's rules (its name, or a preset)"),
         FilterField("end_reason", "End", "choice", _vocabulary(game, "end_reasons"), "how the game ended"),
         FilterField("finding_kind", "Finding", "choice", _vocabulary(game, "finding_kinds"), "a kind of finding"),
-        FilterField("has_findings", "Has findings", "bool", ("yes", "no"), "whether the game has findings"),
+        FilterField("has_findings", "Has findings", "bool", ("yes", "no"), "whether the game breaks any rule"),
+        FilterField("started_from", "From", "date", help="an ISO 8601 date (inclusive)"),
+        FilterField("started_to", "Before", "date", help="an ISO 8601 date (exclusive)"),
         FilterField("fact", "Fact", "text", help="name=value, or name>=n / name<=n for numbers"),
-        FilterField("from", "From", "date", help="started on or after this day"),
-        FilterField("to", "To", "date", help="started on or before this day"),
     ]
-    if game:
-        module = get(game)
-        fields += [FilterField(f.name, f.label, f.kind if not f.values else "choice", f.values, f.help, game, f)
-                   for f in module.facts if f.name not in {x.name for x in fields}]
+    seen = set(NEUTRAL)
+    for module in ([get(game)] if game else [get(n) for n in names()]):
+        for fact in module.facts:
+            if fact.name in seen:
+                continue
+            seen.add(fact.name)
+            kind = {"int": "int", "seat": "seat"}.get(fact.kind, "choice" if fact.values else "text")
+            fields.append(FilterField(fact.name, fact.label, kind, tuple(fact.values), fact.help, module.name, fact))
     return fields
 
 
-def _day(value: str, name: str) -> datetime:
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise ArchiveError(f"{name} must be a date like 2026-11-21, not {value[:30]!r}") from None
-    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
-
-
 def clean_filters(raw: Mapping[str, str], game: str | None) -> dict[str, Any]:
-    """The query's filters as ``Archive.list`` keywords (``ArchiveError`` naming a bad one)."""
+    """The query's filters as this branch's ``Archive.list`` keywords (``ArchiveError`` naming a
+    bad one). Without a game, a fact is cleaned by the first game that declares it."""
     out: dict[str, Any] = {}
     facts: list[str] = []
     for field in filter_fields(game):
@@ -133,11 +136,12 @@ def clean_filters(raw: Mapping[str, str], game: str | None) -> dict[str, Any]:
             if value.lower() not in ("yes", "no", "true", "false", "1", "0"):
                 raise ArchiveError(f"{field.name} must be yes or no")
             out[field.name] = value.lower() in ("yes", "true", "1")
-        elif field.name == "from":
-            out["started_from"] = _day(value, "from")
-        elif field.name == "to":
-            end = _day(value, "to")
-            out["started_to"] = end + timedelta(days=1) if end.date() < date.max else end.replace(hour=23, minute=59)
+        elif field.kind == "date":
+            try:
+                day = date.fromisoformat(value)
+            except ValueError:
+                raise ArchiveError(f"{field.name} must be a date like 2026-11-21, not {value[:30]!r}") from None
+            out[field.name] = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
         elif field.name == "fact":
             facts.append(value)
         else:

@@ -13,9 +13,11 @@ JSON twins all build their rows here, so no listing knows one game's columns.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any, Iterable, Mapping
 
-from replay.games import get, names
+from archive import ArchiveError
+from replay.games import get
 from replay.games.base import Fact
 
 from .adapters import FilterField, attach_facts, clean_filters, filter_fields
@@ -87,35 +89,36 @@ def listed_rows(archive: Any, rows: Iterable[Any]) -> list[dict[str, Any]]:
 
 # --- filters -----------------------------------------------------------------------------------
 
+#: the web's names for the spec's date filters (``?from=2026-11-01&to=2026-11-21``, ``to`` inclusive)
+WEB_NAMES = {"started_from": "from", "started_to": "to"}
+
+
+def web_name(field: FilterField) -> str:
+    return WEB_NAMES.get(field.name, field.name)
+
+
 def query_fields(game: str | None) -> list[FilterField]:
-    """The filters a listing accepts: the neutral ones, and one game's facts (or, with no game
-    chosen, every game's facts, each name once)."""
-    if game:
-        return filter_fields(game)
-    fields = {f.name: f for f in filter_fields(None)}
-    for name in names():
-        for field in filter_fields(name):
-            fields.setdefault(field.name, field)
-    return list(fields.values())
+    """The filters a listing accepts: the spec's (``filter_fields``), the neutral ones and the
+    game's facts (every game's, with no game chosen)."""
+    return filter_fields(game)
 
 
 def clean_query(raw: Mapping[str, str], game: str | None) -> dict[str, Any]:
-    """The archive's keywords for a query (``ArchiveError`` naming a bad filter). With no game
-    chosen, a fact filter is cleaned by the game that declares that fact."""
-    if game:
-        return clean_filters(raw, game)
-    out = clean_filters(raw, None)
-    neutral = {f.name for f in filter_fields(None)}
-    done: set[str] = set()
-    for name in names():
-        own = {f.name for f in filter_fields(name)} - neutral - done
-        given = {k: v for k, v in raw.items() if k in own and v}
-        if not given:
-            continue
-        done |= own
-        facts = clean_filters(given, name).get("fact") or []
-        out["fact"] = [*(out.get("fact") or []), *facts]
-    return out
+    """The archive's keywords for a query by web names (``ArchiveError`` naming a bad filter)."""
+    spec = {}
+    for field in filter_fields(game):
+        value = raw.get(web_name(field))
+        if value:
+            spec[field.name] = value
+    if spec.get("started_to"):
+        try:  # the web's "to" is the last day, the spec's started_to the first day after
+            spec["started_to"] = (date.fromisoformat(spec["started_to"]) + timedelta(days=1)).isoformat()
+        except (ValueError, OverflowError):
+            if spec["started_to"].startswith("9999-12-31"):
+                spec["started_to"] = "9999-12-31"
+            else:
+                raise ArchiveError(f"to must be a date like 2026-11-21, not {spec['started_to'][:30]!r}") from None
+    return clean_filters(spec, game)
 
 
 def game_json(archive: Any, row: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from archive.store import ArchiveError, CursorError
 
 from ..app import PageError, get_archive
 from ..games import game_titles, vocabulary
-from ..rows import clean_query, column_facts, listed_rows, query_fields
+from ..rows import clean_query, column_facts, listed_rows, query_fields, web_name
 
 bp = Blueprint("games", __name__)
 
@@ -56,14 +56,15 @@ def parse_query(args) -> dict[str, Any]:
         raise PageError(f"game must be one of {', '.join(game_titles())}, not {game[:40]!r}", 400, "Bad filter")
     raw: dict[str, str] = {}
     for field in query_fields(game):
-        value = (args.get(field.name) or "").strip()
+        name = web_name(field)
+        value = (args.get(name) or "").strip()
         if not value:
             continue
         if len(value) > MAX_TEXT:
-            raise PageError(f"{field.name} is too long (at most {MAX_TEXT} characters)", 400, "Bad filter")
+            raise PageError(f"{name} is too long (at most {MAX_TEXT} characters)", 400, "Bad filter")
         if any(ord(ch) < 32 or 0xD800 <= ord(ch) < 0xE000 for ch in value):
-            raise PageError(f"{field.name} may not contain control characters", 400, "Bad filter")
-        raw[field.name] = value
+            raise PageError(f"{name} may not contain control characters", 400, "Bad filter")
+        raw[name] = value
     try:
         filters = clean_query(raw, game)
     except ArchiveError as exc:
@@ -122,8 +123,9 @@ def games_page() -> Response:
     data = listing(request.args)
     json_link = "/games.json" + ("?" + request.query_string.decode("latin-1") if request.query_string else "")
     game = data["filters"].get("game")
-    html = render_template("games.html", data=data, args=request.args, fields=query_fields(game) if game else
-                           [f for f in query_fields(None) if f.game is None], games=game_titles(), sorts=SORTS,
+    # the form offers the chosen game's facts; with no game, only the neutral filters (and fact=)
+    fields = [(web_name(f), f) for f in query_fields(game) if game or f.fact is None]
+    html = render_template("games.html", data=data, args=request.args, fields=fields, games=game_titles(), sorts=SORTS,
                            json_link=json_link)
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
