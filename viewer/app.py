@@ -23,6 +23,8 @@ from werkzeug.exceptions import HTTPException
 
 from . import security
 from .assets import Assets
+from .errors import PageError
+from .exports import export_media_types, export_suffixes
 from .meta import meta_text
 
 #: The blueprints every app registers, in order.
@@ -51,20 +53,7 @@ DEFAULTS: dict[str, Any] = {
     "JSON_SORT_KEYS": False,
 }
 COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
-                      "image/svg+xml", "application/x-bridge-pbn", "application/x-bridge-lin")
-
-
-class PageError(Exception):
-    """A request the viewer cannot answer, with a status (4xx) and a message for the user (and,
-    for a game too large to show, ``download``: where its log is)."""
-
-    download: str | None = None
-
-    def __init__(self, message: str, status: int = 400, title: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.title = title or {400: "That is not a replay", 404: "Not found"}.get(status, "Cannot show that")
+                      "image/svg+xml", *export_media_types())
 
 
 def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | None = None) -> Flask:
@@ -184,7 +173,7 @@ def damaged_code() -> str:
     for prefix in ("/r/", "/embed/r/"):
         if request.path.startswith(prefix):
             code = request.path[len(prefix):]
-            for suffix in ("/log.json", ".json", ".pbn", ".lin"):
+            for suffix in ("/log.json", ".json", *export_suffixes()):
                 if code.endswith(suffix):
                     code = code[: -len(suffix)]
             return code[:4096]

@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .app import PageError
+from .errors import PageError
 from .games import Board, board_of
 
 MAX_PERSPECTIVE = 20

@@ -1,6 +1,6 @@
 """Replay pages: ``/r/<code>`` (a game from its code) and ``/g/<id>`` (an archived game).
 
-Each page is also JSON (``.json``), and offers the log (``/log.json``) and PBN/LIN exports.
+Each page is also JSON (``.json``), and offers the log (``/log.json``) and the game's exports (``GameModule.exports``, one route).
 Code pages never change, so they are rendered once, kept in memory and sent with long-lived
 cache headers and an ETag.
 """
@@ -20,11 +20,9 @@ from replay.errors import ReplayError
 from replay.codec import CodeError, NamesError, decode, encode, is_legacy_code, seat_order
 from replay.codec import names_of as log_names
 from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
-from replay.games.floating_bridge.formats.lin import to_lin
-from replay.games.floating_bridge.formats.pbn import ENCODING as PBN_ENCODING
-from replay.games.floating_bridge.formats.pbn import to_pbn
-from replay.games.floating_bridge.log import GameLog
 
+from ..exports import download as _download
+from ..exports import export_links, export_response
 from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
 from ..games import NoBoardError, board_for, game_titles
 from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, check_output, page_json, plotly_bundle
@@ -37,7 +35,6 @@ ARCHIVED_CACHE_SECONDS = 300
 ANALYSIS_MAX_CONCURRENT = 2  # games solved at once per process (config ANALYSIS_MAX_CONCURRENT)
 ANALYSIS_BUSY_RETRY_SECONDS = 10  # Retry-After when they are all taken
 _SLOTS_LOCK = threading.Lock()
-EXPORTS: dict[str, Callable[[GameLog], str]] = {"pbn": to_pbn, "lin": to_lin}
 
 
 # --- loading games -----------------------------------------------------------------------------
@@ -46,7 +43,7 @@ EXPORTS: dict[str, Callable[[GameLog], str]] = {"pbn": to_pbn, "lin": to_lin}
 NAMES_TITLE = "These names do not fit this game"
 
 
-def decode_code(text: str, names: tuple[str, ...] = ()) -> GameLog:
+def decode_code(text: str, names: tuple[str, ...] = ()) -> Any:
     """A game's log from a code or link, with the link's names (``names``: a ``players=`` value
     read in seat order, or those in ``text``); ``PageError(400)`` saying what is wrong."""
     if len(text) > MAX_CODE:
@@ -60,7 +57,7 @@ def decode_code(text: str, names: tuple[str, ...] = ()) -> GameLog:
         raise PageError(f"not a replay code: {exc}", 400, "That is not a replay code") from None
 
 
-def canonical_code(log: GameLog, given: str) -> str:
+def canonical_code(log: Any, given: str) -> str:
     """The code this server writes for a game (``given`` when no code of ours can carry it)."""
     try:
         return encode(log)
@@ -68,12 +65,12 @@ def canonical_code(log: GameLog, given: str) -> str:
         return given
 
 
-def names_of(log: GameLog) -> dict[str, str]:
+def names_of(log: Any) -> dict[str, str]:
     """Player names by seat (as text), as the log (or the link it came from) gives them."""
     return {seat: name[:MAX_NAME] for seat, name in log_names(log).items()}
 
 
-def players_query(log: GameLog) -> str:
+def players_query(log: Any) -> str:
     """The canonical query that carries the log's names (``players=...`` in its seat order, every
     game's seats), or ``""``: what the share field, the embed code and oEmbed pass on."""
     value = format_names(names_of(log), seat_order(log))
@@ -153,9 +150,7 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
         "full": game.path + (f"?{game.query}" if game.query else ""),
         "embed_script": base + "/embed.js",
     }
-    for fmt in game.board.exports:
-        if fmt in EXPORTS:
-            links[fmt] = game.path + "." + fmt + (f"?{game.query}" if game.query else "")
+    links["exports"] = export_links(game, game.path, game.query)
     charts = build_charts(game)
     # charts drawn by the server (svg) are in the page; the others go to plotly.js as JSON
     charts_json = [{k: v for k, v in c.items() if k != "svg"} for c in charts if not c.get("svg")]
@@ -305,10 +300,10 @@ def code_log(code: str) -> Response:
     return _download(log.canonical_json(indent=2) + "\n", "application/json", "game.json")
 
 
-@bp.get("/r/<code>.<any(pbn, lin):fmt>")
+@bp.get("/r/<code>.<fmt>")
 def code_export(code: str, fmt: str) -> Response:
     game = game_from_code(code)
-    return _export(game, fmt)
+    return export_response(game, fmt)
 
 
 @bp.get("/g/<public_id>")
@@ -328,10 +323,10 @@ def archived_log(public_id: str) -> Response:
     return _download(archived.raw, "application/json", f"{archived.public_id}.json")
 
 
-@bp.get("/g/<public_id>.<any(pbn, lin):fmt>")
+@bp.get("/g/<public_id>.<fmt>")
 def archived_export(public_id: str, fmt: str) -> Response:
     game, _ = game_from_archive(public_id)
-    return _export(game, fmt)
+    return export_response(game, fmt)
 
 
 # --- analysis (the page's "analysis" toggle fetches it; the page itself never holds it) --------
@@ -438,24 +433,3 @@ def archived_analysis(public_id: str) -> Response:
     return analysis_response(game, archived.public_id, f"public, max-age={ARCHIVED_CACHE_SECONDS}")
 
 
-def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _export(game: ViewedGame, fmt: str) -> Response:
-    if fmt not in game.board.exports or fmt not in EXPORTS:
-        raise PageError(f"{game.board.game} games cannot be written as {fmt.upper()}", 404)
-    try:
-        text = EXPORTS[fmt](game.replay.log)
-    except ReplayError as exc:
-        raise PageError(f"this game cannot be written as {fmt.upper()}: {exc}", 422, "Cannot export") from None
-    name = (game.code or game.public_id or "game")[:40]
-    if fmt == "pbn":  # PBN 2.1 export format: ISO-8859-1 (to_pbn already keeps to it)
-        response = _download(text.encode(PBN_ENCODING), "application/x-bridge-pbn", f"{name}.pbn")
-        response.charset = PBN_ENCODING
-        return response
-    response = _download(text, "application/x-bridge-lin", f"{name}.{fmt}")
-    response.charset = "utf-8"
-    return response

@@ -28,6 +28,7 @@ from replay.log import ZSTD_MAGIC, LogFormatError, decompress_zstd, depth_messag
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive, wants_json
+from ..exports import export_response
 from ..security import frameable
 from ..view import ViewedGame
 
@@ -380,12 +381,10 @@ def upload_log(token: str) -> Response:
     return _private(response)
 
 
-@bp.get("/u/<token>.<any(pbn, lin):fmt>")
+@bp.get("/u/<token>.<fmt>")
 def upload_export(token: str, fmt: str) -> Response:
-    from .replay import _export
-
     game, _ = viewed_upload(token)
-    return _private(_export(game, fmt))
+    return _private(export_response(game, fmt))
 
 
 @bp.get("/embed/u/<token>")
