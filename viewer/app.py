@@ -72,7 +72,6 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     assets = Assets()
     app.extensions["assets"] = assets
     app.jinja_env.globals.update(asset_url=assets.url, site_name=lambda: current_app.config["SITE_NAME"])
-    app.jinja_env.filters["contract_symbol"] = contract_symbol
     app.jinja_env.filters["meta_text"] = meta_text  # titles and preview tags: one line, no bidi tricks
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -99,18 +98,6 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.register_error_handler(PageError, _page_error)
     app.register_error_handler(HTTPException, _http_error)
     return app
-
-
-def contract_symbol(text: str | None) -> str:
-    """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
-    from replay.games.floating_bridge.cards import Call, CallParseError
-
-    if not text:
-        return ""
-    try:
-        return Call.parse(text).symbol
-    except CallParseError:
-        return text
 
 
 # --- archive ---------------------------------------------------------------------------------

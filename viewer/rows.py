@@ -34,7 +34,7 @@ def column_facts(game: str | None) -> list[Fact]:
     return [f for f in get(game).facts if f.column]
 
 
-def _shown_facts(game: str, facts: Mapping[str, Any], players: Mapping[str, Mapping[str, Any]]
+def shown_facts(game: str, facts: Mapping[str, Any], players: Mapping[str, Mapping[str, Any]]
                  ) -> list[dict[str, Any]]:
     """The row's column facts as readers see them: label and shown value (a seat fact shows
     the player's name)."""
@@ -73,7 +73,7 @@ def listed_row(row: Any, facts: Mapping[str, Any]) -> dict[str, Any]:
         "started_at": row.started_at.isoformat().replace("+00:00", "Z") if row.started_at else None,
         "players": players,
         "facts": dict(facts),
-        "shown": _shown_facts(row.game, facts, players),
+        "shown": shown_facts(row.game, facts, players),
         "end_reason": row.end_reason,
         "findings": row.findings,
         "finding_kinds": list(row.finding_kinds),

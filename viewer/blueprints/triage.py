@@ -29,7 +29,8 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response, get_archive
-from ..games import NoBoardError, board_for, board_of, finding_label, seat_order
+from ..games import NoBoardError, board_of, finding_label, seat_order
+from ..rows import shown_facts
 from .upload import game_by_token, uploads
 
 bp = Blueprint("triage", __name__)
@@ -237,12 +238,13 @@ def triage_data(archived, base: str, log_url: str, step_arg: str | None,
         return f"{base}/triage?step={selected}&page={number}#timeline-title"
 
     name = (archived.public_id or "game") + ".json" if archived.listed else "game.json"
+    facts = replay.outcome().facts
     return {
         "title": f"Triage: {archived.game_id or 'game'}",
-        "game": {"game": archived.game, "seats": seat_order(archived.game, archived.players),
-                 "has_contract": "contract" in _listing_fields(archived.game),
+        "game": {"game": archived.game, "title": replay.game.title,
+                 "seats": seat_order(archived.game, archived.players),
                  "game_id": archived.game_id, "rules": archived.rules, "players": archived.players,
-                 "contract": archived.contract, "declarer": archived.declarer, "result": archived.result,
+                 "facts": dict(facts), "shown": shown_facts(archived.game, facts, archived.players or {}),
                  "end_reason": archived.end_reason, "checked": replay.checked, "listed": archived.listed,
                  "started_at": archived.started_at.isoformat() if archived.started_at else None},
         "board_url": base,
@@ -272,13 +274,6 @@ def _site() -> str:
     from flask import has_request_context
 
     return request.host_url.rstrip("/") if has_request_context() else ""
-
-
-def _listing_fields(game: str) -> tuple[str, ...]:
-    try:
-        return board_for(game).listing_fields
-    except NoBoardError:
-        return ()
 
 
 def compact_json(value: dict[str, Any]) -> str:

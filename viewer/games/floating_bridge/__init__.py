@@ -1,8 +1,8 @@
 """Floating bridge's board: the table of four hands, the trick, the auction and play tables,
 and the per-trick charts. The ↑/↓ keys move by trick.
 
->>> BOARD.game, BOARD.chapter, BOARD.exports
-('floating-bridge', 'trick', ('pbn', 'lin'))
+>>> BOARD.game, BOARD.chapter
+('floating-bridge', 'trick')
 """
 
 from __future__ import annotations
@@ -26,10 +26,8 @@ BOARD = Board(
     perspectives=perspectives,
     chapter="trick",
     description="step through the auction and every trick",
-    exports=("pbn", "lin"),
     steps_json=_steps_json,
     options=("reveal",),
-    listing_fields=("contract", "declarer", "result"),
     finding_text=readable_message,
     # the analysis toggle's JSON (``/g/<id>/analysis.json``): see view.analysis_view
     extra={"analysis": analysis_view},
