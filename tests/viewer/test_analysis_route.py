@@ -85,7 +85,7 @@ def test_games_without_analysis_and_bad_input(client, app):
         [uno] = get_archive().ingest_paths([str(SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl")])[:1]
     response = client.get(f"/g/{uno.public_id}/analysis.json")
     assert response.status_code == 404
-    assert "double-dummy analysis is for floating bridge" in response.get_data(as_text=True)
+    assert "UNO Lite games have no analysis" in response.get_data(as_text=True)
     assert client.get("/g/nosuchgame/analysis.json").status_code == 404
     assert client.get("/r/not-a-code!/analysis.json").status_code == 400
 

@@ -385,8 +385,7 @@ def analysis_response(game: ViewedGame, public_id: str | None, cache_control: st
     requests for one game wait for one solve."""
     make = game.board.extra.get("analysis")
     if make is None:
-        raise PageError(f"{game.board.game} games have no analysis (double-dummy analysis is for floating bridge)",
-                        404, "No analysis")
+        raise PageError(f"{game.replay.game.title} games have no analysis", 404, "No analysis")
     archive = get_archive()
     version = archive.analyses.version(game.replay.log)
     if version is None:

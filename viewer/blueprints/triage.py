@@ -127,6 +127,14 @@ def _readable(replay, message: str) -> str:
         return message
 
 
+def _noter(replay):
+    """The game's board's ``timeline_note``, or None."""
+    try:
+        return board_of(replay).timeline_note
+    except NoBoardError:
+        return None
+
+
 def _describer(replay):
     """The game's own wording of its events (``Board.event_text``), else the neutral one."""
     try:
@@ -141,8 +149,9 @@ def _describer(replay):
 def timeline(replay) -> list[dict[str, Any]]:
     """One row per logged event: time, think time, step, and what the engine made of it.
 
-    Any game: a move is an event with a seat that is not chat; a bridge trick announcement
-    also shows the winner the engine worked out (``disagrees`` when they differ)."""
+    Any game: a move is an event with a seat that is not chat; an event the game's board notes
+    (``Board.timeline_note``: an announcement the engine checks) shows that note instead, with
+    ``disagrees`` when the engine disagrees, and is not a move."""
     by_event: dict[int, list[dict[str, Any]]] = {}
     for number, f in enumerate(replay.findings):
         if f.event is not None:
@@ -151,6 +160,7 @@ def timeline(replay) -> list[dict[str, Any]]:
     rows = []
     previous: int | None = None
     describe = _describer(replay)
+    note = _noter(replay)
     for i, event in enumerate(replay.log.events):
         kind, text = _event_text(event)
         t = getattr(event, "t", None)
@@ -160,18 +170,13 @@ def timeline(replay) -> list[dict[str, Any]]:
             "event": i, "type": kind, "seat": seat, "text": text, "description": describe(event),
             "t": t, "clock": clock(t), "think_ms": None, "step": step, "findings": by_event.get(i, []),
         }
+        noted = note(replay, event, step) if note is not None else None
+        if noted is not None:
+            row["note"], row["disagrees"] = noted
         if t is not None:
-            if seat is not None and kind not in ("chat", "trick"):
+            if seat is not None and kind != "chat" and noted is None:
                 row["think_ms"] = t - (previous or 0)
             previous = t
-        if kind == "trick":
-            computed = None
-            if step is not None:
-                winner = getattr(replay.steps[step], "trick_winner", None)
-                computed = _seat(winner)
-            row["announced_winner"] = text
-            row["computed_winner"] = computed
-            row["disagrees"] = computed != text
         rows.append(row)
     return rows
 

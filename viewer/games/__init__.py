@@ -78,6 +78,10 @@ class Board:
     #: optional: a logged event in words for the triage timeline (``None``: triage's neutral
     #: rendering of its fields)
     event_text: Callable[[Any], str | None] | None = None
+    #: optional: for an event that announces what the engine also works out (bridge: a trick's
+    #: winner), ``(announcement in words, whether the engine disagrees)``; None for other events.
+    #: Such an event is not a move (no think time)
+    timeline_note: Callable[[Any, Any, int | None], tuple[str, bool] | None] | None = None
 
     def readable(self, message: str) -> str:
         """A finding's message through ``finding_text`` (unchanged without one)."""
