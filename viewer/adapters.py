@@ -21,6 +21,8 @@ from typing import Any, Mapping
 from archive import ArchiveError
 from replay.games import get, names
 from replay.games.base import Fact
+from sqlalchemy import select
+from archive.models import GameFact
 
 #: the old per-game columns of a row (release 0.1); every other fact is in ``game_facts``
 _OLD_COLUMNS = ("contract", "declarer", "partner_seat", "result")
@@ -41,9 +43,7 @@ def attach_facts(archive: Any, rows: list[Any]) -> dict[str, dict[str, Any]]:
     missing = {archive.ids.decode(row.public_id): row for row in rows if not isinstance(getattr(row, "facts", None), dict)}
     missing.pop(None, None)
     if missing:
-        from sqlalchemy import select
 
-        from archive.models import GameFact
 
         with archive.engine.connect() as conn:
             found = conn.execute(select(GameFact.game_id, GameFact.name, GameFact.value, GameFact.num)

@@ -26,6 +26,9 @@ from .assets import Assets
 from .errors import PageError
 from .exports import export_media_types, export_suffixes
 from .meta import meta_text
+from .games import init_app as init_games
+from werkzeug.middleware.proxy_fix import ProxyFix
+from archive import Archive
 
 #: The blueprints every app registers, in order.
 BLUEPRINTS: list[str] = [
@@ -75,13 +78,11 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.jinja_env.filters["meta_text"] = meta_text  # titles and preview tags: one line, no bidi tricks
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-    from .games import init_app as init_games
 
     init_games(app)  # boards' templates (games/<game>/...) and has_asset()
 
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)  # type: ignore[method-assign]
 
@@ -121,7 +122,6 @@ def get_archive():
 def _open_archive():
     archive = current_app.extensions.get("archive")
     if archive is None:
-        from archive import Archive  # here, not at the top: code pages need no database
         url = current_app.config["DB"]
         if url and url.startswith("sqlite:///"):
             Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)

@@ -144,7 +144,7 @@ def _code_of(data):
 
 def test_an_upload_page_gets_its_analysis_privately(client, app, solver_calls):
     from viewer.app import get_archive
-    from viewer.blueprints.upload import uploads
+    from viewer.services.upload import uploads
 
     game = blunder_game()
     with app.app_context():

@@ -154,7 +154,7 @@ def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry()
 
     from replay.games.floating_bridge.bots import play_game
     from replay.games.floating_bridge.rules import Rules
-    from viewer.blueprints.replay import canonical_code
+    from viewer.services.replay import canonical_code
 
     log = play_game(seed=3)
     assert canonical_code(log, "given") != "given"

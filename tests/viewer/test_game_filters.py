@@ -45,7 +45,7 @@ def test_stats_for_one_game(client, archived):
 
 
 def test_think_times_count_moves_of_any_game_but_not_chat():
-    from viewer.blueprints.stats import think_times
+    from viewer.services.stats import think_times
 
     log = load("seed3").model_copy(deep=True)
     data = json.loads(log.canonical_json())

@@ -151,7 +151,7 @@ def test_findings_write_cards_with_suit_symbols(client, archived):
 
 
 def test_stats_charts_need_only_the_basic_plotly_bundle():
-    from viewer.blueprints.stats import stats_charts
+    from viewer.services.stats import stats_charts
     from viewer.view import plotly_bundle
 
     rows = [{"name": "greedy-1", "games": 3, "declarer_success_rate": 0.5, "findings_per_100_games": 0,

@@ -28,10 +28,12 @@ from ..app import PageError, error_response
 from ..app import get_archive
 from ..games import game_titles
 from ..rows import FilterField, game_json, query_fields, web_name
-from .games import MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, listing
-from .stats import stats_json
-from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
-from .upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
+from ..services.games import MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, listing
+from ..services.stats import stats_json
+from ..services.triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
+from ..services.upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
+from ..services.upload import game_by_token
+from archive.uploads import UploadTokenError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 DELETE_HEADER = "X-Delete-Token"
@@ -179,7 +181,6 @@ def api_stats() -> Response:
 
 
 def _upload_summary(token: str) -> dict[str, Any]:
-    from .upload import game_by_token
 
     archived = game_by_token(token)
     out = game_json(get_archive(), archived)
@@ -196,7 +197,6 @@ def api_upload(token: str) -> Response:
 
 @bp.post("/uploads/<token>/publish")
 def api_publish(token: str) -> Response:
-    from archive.uploads import UploadTokenError
 
     try:
         public_id = uploads().publish(token, request.headers.get(DELETE_HEADER, ""))

@@ -18,7 +18,7 @@ from replay.codec import parse_link
 from ..app import PageError, get_archive
 from ..games import game_titles
 from ..rows import listed_rows
-from .replay import canonical_code, decode_code, players_query
+from ..services.replay import canonical_code, decode_code, players_query
 
 bp = Blueprint("home", __name__)
 GAME_LINK = re.compile(r"^(?:/embed)?/g/([A-Za-z0-9_-]{1,64})/?$")
