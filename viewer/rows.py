@@ -99,14 +99,15 @@ def web_name(field: FilterField) -> str:
 
 def query_fields(game: str | None) -> list[FilterField]:
     """The filters a listing accepts: the spec's (``filter_fields``), the neutral ones and the
-    game's facts (every game's, with no game chosen)."""
-    return filter_fields(game)
+    game's facts (every game's, with no game chosen). Never ``listed``: a listing shows listed
+    games only."""
+    return [f for f in filter_fields(game) if f.name != "listed"]
 
 
 def clean_query(raw: Mapping[str, str], game: str | None) -> dict[str, Any]:
     """The archive's keywords for a query by web names (``ArchiveError`` naming a bad filter)."""
     spec = {}
-    for field in filter_fields(game):
+    for field in query_fields(game):
         value = raw.get(web_name(field))
         if value:
             spec[field.name] = value

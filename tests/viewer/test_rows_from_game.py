@@ -129,3 +129,10 @@ def test_game_pages_headings_name_the_game(client, others_only):
     for game, public_id in others_only.items():
         html = client.get(f"/g/{public_id}").get_data(as_text=True)
         assert "floating bridge" not in text(html).lower(), game
+
+
+def test_the_listing_never_takes_the_listed_filter(client, mixed):
+    """The filter spec has ``listed`` (the CLI's); the web lists listed games only, whatever asks."""
+    every = client.get("/games.json").json["total"]
+    assert client.get("/games.json?listed=false").json["total"] == every
+    assert 'name="listed"' not in client.get("/games").get_data(as_text=True)

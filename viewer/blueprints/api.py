@@ -344,6 +344,8 @@ def _filter_param(field: FilterField) -> dict[str, Any]:
     if field.kind == "date":
         return _query(web_name(field), {"from": "started on or after this day",
                                         "to": "started on or before this day"}[web_name(field)], dict(DAY))
+    if field.kind == "bool":
+        return _query(field.name, what, {"type": "string", "enum": ["yes", "no"]})
     if field.values:
         return _query(field.name, what, {"type": "string", "enum": list(field.values)})
     if field.kind == "int":
