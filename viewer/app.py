@@ -23,7 +23,12 @@ from werkzeug.exceptions import HTTPException
 
 from . import security
 from .assets import Assets
+from .errors import PageError
+from .exports import export_media_types, export_suffixes
 from .meta import meta_text
+from .games import init_app as init_games
+from werkzeug.middleware.proxy_fix import ProxyFix
+from archive import Archive
 
 #: The blueprints every app registers, in order.
 BLUEPRINTS: list[str] = [
@@ -51,20 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "JSON_SORT_KEYS": False,
 }
 COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
-                      "image/svg+xml", "application/x-bridge-pbn", "application/x-bridge-lin")
-
-
-class PageError(Exception):
-    """A request the viewer cannot answer, with a status (4xx) and a message for the user (and,
-    for a game too large to show, ``download``: where its log is)."""
-
-    download: str | None = None
-
-    def __init__(self, message: str, status: int = 400, title: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.title = title or {400: "That is not a replay", 404: "Not found"}.get(status, "Cannot show that")
+                      "image/svg+xml", *export_media_types())
 
 
 def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | None = None) -> Flask:
@@ -83,17 +75,14 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     assets = Assets()
     app.extensions["assets"] = assets
     app.jinja_env.globals.update(asset_url=assets.url, site_name=lambda: current_app.config["SITE_NAME"])
-    app.jinja_env.filters["contract_symbol"] = contract_symbol
     app.jinja_env.filters["meta_text"] = meta_text  # titles and preview tags: one line, no bidi tricks
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-    from .games import init_app as init_games
 
     init_games(app)  # boards' templates (games/<game>/...) and has_asset()
 
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)  # type: ignore[method-assign]
 
@@ -110,18 +99,6 @@ def create_app(config: Mapping[str, Any] | None = None, blueprints: list[str] | 
     app.register_error_handler(PageError, _page_error)
     app.register_error_handler(HTTPException, _http_error)
     return app
-
-
-def contract_symbol(text: str | None) -> str:
-    """``3S`` -> ``3♠`` (text that is not a call is returned as it is)."""
-    from replay.games.floating_bridge.cards import Call, CallParseError
-
-    if not text:
-        return ""
-    try:
-        return Call.parse(text).symbol
-    except CallParseError:
-        return text
 
 
 # --- archive ---------------------------------------------------------------------------------
@@ -145,7 +122,6 @@ def get_archive():
 def _open_archive():
     archive = current_app.extensions.get("archive")
     if archive is None:
-        from archive import Archive  # here, not at the top: code pages need no database
         url = current_app.config["DB"]
         if url and url.startswith("sqlite:///"):
             Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
@@ -184,7 +160,7 @@ def damaged_code() -> str:
     for prefix in ("/r/", "/embed/r/"):
         if request.path.startswith(prefix):
             code = request.path[len(prefix):]
-            for suffix in ("/log.json", ".json", ".pbn", ".lin"):
+            for suffix in ("/log.json", ".json", *export_suffixes()):
                 if code.endswith(suffix):
                     code = code[: -len(suffix)]
             return code[:4096]

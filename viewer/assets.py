@@ -20,6 +20,7 @@ import mimetypes
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from .games import static_files
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 PLOTLY_NAME = "plotly.min.js"
@@ -74,7 +75,6 @@ class Assets:
         files = {p.relative_to(directory).as_posix(): p for p in sorted(directory.rglob("*")) if p.is_file()}
         files.setdefault(PLOTLY_NAME, plotly_path())
         if games:
-            from .games import static_files
 
             files.update(static_files())
         files.update(extra or {})

@@ -18,6 +18,8 @@ import time
 from typing import Callable
 
 from flask import Response, current_app, jsonify, request
+from flask import render_template
+from .app import wants_json
 
 
 class RateLimiter:
@@ -89,7 +91,6 @@ def check(name: str = "uploads") -> Response | None:
     message = f"too many {what} from your address: try again in {seconds} s"
     response = jsonify({"error": message, "status": 429})
     if not _wants_json():
-        from flask import render_template
 
         response = Response(render_template("error.html", title="Slow down", message=message,
                                             status=429, paste=""), mimetype="text/html")
@@ -100,6 +101,5 @@ def check(name: str = "uploads") -> Response | None:
 
 
 def _wants_json() -> bool:
-    from .app import wants_json
 
     return wants_json()

@@ -12,6 +12,7 @@ from functools import wraps
 from typing import Any, Callable
 
 from flask import Flask, Response, g
+from flask import current_app
 
 BASE_POLICY = {
     "default-src": "'self'",
@@ -47,7 +48,6 @@ def content_security_policy(frame_ancestors: str) -> str:
 
 def add_security_headers(response: Response) -> Response:
     """``after_request`` hook: CSP, framing, sniffing and referrer headers."""
-    from flask import current_app
 
     if getattr(g, "frameable", False):
         ancestors = current_app.config.get("EMBED_FRAME_ANCESTORS", "*")

@@ -8,6 +8,9 @@ from pathlib import Path
 import click
 
 import viewer
+from werkzeug.serving import make_server
+from archive.cli import check_db_url
+from .app import create_app, get_archive
 
 _PACKAGE = Path(viewer.__file__).resolve().parent
 #: Where the bundled sample logs are looked for, in order: inside the installed package (a wheel
@@ -73,11 +76,8 @@ def serve_command(db: str | None, host: str, port: int, no_samples: bool) -> Non
     On first start (an empty archive) the games in sample_logs/ are ingested. For production
     use gunicorn behind a reverse proxy (docs/deploy.md).
     """
-    from werkzeug.serving import make_server
 
-    from archive.cli import check_db_url
 
-    from .app import create_app, get_archive
 
     check_db_url(db or os.environ.get("GAME_REPLAY_DB"))
 

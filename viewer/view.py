@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .app import PageError
+from .errors import PageError
 from .games import Board, board_of
 
 MAX_PERSPECTIVE = 20
@@ -89,7 +89,7 @@ def spoiler_free_title(game: ViewedGame) -> str:
     >>> spoiler_free_title(ViewedGame(play_game(seed=3).replay()))
     'Floating bridge game'
     """
-    what = str(getattr(game.replay.game, "title", "") or game.board.game)
+    what = game.replay.game.title
     names = [game.names.get(seat) for seat in game.seats]
     if not any(names):
         return f"{what} game"

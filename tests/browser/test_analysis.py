@@ -183,7 +183,7 @@ def test_a_game_stopped_by_a_fatal_finding_says_where_the_analysis_stops(page, v
 
 def test_the_toggle_on_an_upload_page(page, viewer_server):
     """An upload's page (/u/<token>) fetches its own private analysis route."""
-    from viewer.blueprints.upload import uploads
+    from viewer.services.upload import uploads
 
     game = blunder_game()
     game.data["game_id"] = "blunder-uploaded"

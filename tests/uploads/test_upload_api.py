@@ -165,7 +165,7 @@ def test_uploads_are_unlisted_and_not_under_their_public_id(client, app, archive
     assert len(game["token"]) >= 32 and "id" not in game
     assert client.get("/games.json").json["total"] == 0
     with app.app_context():
-        from viewer.blueprints.upload import uploads
+        from viewer.services.upload import uploads
 
         public_id = uploads().by_token(game["token"]).public_id
     for path in (f"/g/{public_id}", f"/g/{public_id}.json", f"/g/{public_id}/log.json", f"/embed/g/{public_id}",

@@ -85,7 +85,7 @@ def test_games_without_analysis_and_bad_input(client, app):
         [uno] = get_archive().ingest_paths([str(SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl")])[:1]
     response = client.get(f"/g/{uno.public_id}/analysis.json")
     assert response.status_code == 404
-    assert "double-dummy analysis is for floating bridge" in response.get_data(as_text=True)
+    assert "UNO Lite games have no analysis" in response.get_data(as_text=True)
     assert client.get("/g/nosuchgame/analysis.json").status_code == 404
     assert client.get("/r/not-a-code!/analysis.json").status_code == 400
 
@@ -113,7 +113,7 @@ def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
     assert rows["greedy-1"]["analysed_games"] == 1
     assert rows["greedy-1"]["tricks_lost"] == kept["greedy-1"]["tricks_lost"] > 0
     html = client.get("/stats?by=bot").get_data(as_text=True)
-    assert "over 1 analysed" in html and "Tricks lost / game" in html
+    assert "over 1 analysed" in html and "Lost / analysed game" in html
     # the hostile name is a player name: escaped on the per-player page
     html = client.get("/stats?by=player").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
@@ -144,7 +144,7 @@ def _code_of(data):
 
 def test_an_upload_page_gets_its_analysis_privately(client, app, solver_calls):
     from viewer.app import get_archive
-    from viewer.blueprints.upload import uploads
+    from viewer.services.upload import uploads
 
     game = blunder_game()
     with app.app_context():

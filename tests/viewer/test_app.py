@@ -154,7 +154,7 @@ def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry()
 
     from replay.games.floating_bridge.bots import play_game
     from replay.games.floating_bridge.rules import Rules
-    from viewer.blueprints.replay import canonical_code
+    from viewer.services.replay import canonical_code
 
     log = play_game(seed=3)
     assert canonical_code(log, "given") != "given"
@@ -164,12 +164,16 @@ def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry()
         canonical_code(log.to_json_dict(), "given")
 
 
-def test_contract_symbol_passes_text_that_is_not_a_call_through():
-    from viewer.app import contract_symbol
+def test_a_fact_is_shown_as_its_game_shows_it():
+    """The viewer shows a fact through ``Fact.shown`` (a game's own symbols are the game's: the
+    core keeps no contract filter)."""
+    from replay.games import get
+    from viewer.rows import shown_facts
 
-    assert contract_symbol("3S") == "3♠" and contract_symbol("2NT") == "2NT"
-    assert contract_symbol("") == "" and contract_symbol(None) == ""
-    assert contract_symbol("8C") == "8C" and contract_symbol("<b>") == "<b>"
+    contract = get("floating-bridge").fact("contract")
+    shown = shown_facts("floating-bridge", {"contract": "3S", "declarer": "N"}, {"N": {"name": "Ann"}})
+    assert shown[0] == {"name": "contract", "label": "Contract", "value": "3S", "shown": contract.shown("3S")}
+    assert shown[1]["shown"] == "Ann"  # a seat fact names its player
 
 
 def test_the_old_page_count_setting_is_refused_with_its_replacement(monkeypatch, tmp_path):

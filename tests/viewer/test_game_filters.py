@@ -45,7 +45,7 @@ def test_stats_for_one_game(client, archived):
 
 
 def test_think_times_count_moves_of_any_game_but_not_chat():
-    from viewer.blueprints.stats import think_times
+    from viewer.services.stats import think_times
 
     log = load("seed3").model_copy(deep=True)
     data = json.loads(log.canonical_json())
@@ -63,10 +63,11 @@ def test_think_times_count_moves_of_any_game_but_not_chat():
 def test_bridge_triage_keeps_its_contract_line_and_seat_order(client, archived):
     data = client.get(f"/g/{archived['revoke']}/triage.json").get_json()
     assert data["game"]["game"] == "floating-bridge" and data["game"]["seats"] == ["N", "E", "S", "W"]
-    assert data["game"]["has_contract"] is True
+    assert [f["name"] for f in data["game"]["shown"]] == ["contract", "declarer", "result"]
     plays = [e for e in data["timeline"] if e["type"] == "play"]
     assert plays and all(len(e["text"]) == 2 for e in plays)  # cards as the log writes them: "H2"
     page = client.get(f"/g/{archived['revoke']}/triage").get_data(as_text=True)
-    from replay.games.floating_bridge.cards import Call
+    from replay.games import get
 
-    assert f"{Call.parse(data['game']['contract']).symbol} by {data['game']['declarer']}" in page  # 1♥, not 1H
+    contract = get("floating-bridge").fact("contract").shown(data["game"]["facts"]["contract"])
+    assert f"Contract: {contract}" in page  # as the game shows it (its Fact.show)

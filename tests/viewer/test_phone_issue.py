@@ -83,9 +83,13 @@ def test_passed_out_games_read_once_and_contracts_use_suit_symbols(client, app):
         get_archive().ingest_paths([str(PASSED_OUT), str(SAMPLE_LOGS / "selfplay" / "family-bridge_2026-05-30_1.json")])
     home = client.get("/").get_data(as_text=True)
     assert "passed out passed out" not in re.sub(r"<[^>]+>|\s+", " ", home).replace("  ", " ")
-    assert "no contract" in home
-    games = client.get("/games").get_data(as_text=True)
-    assert re.search(r">1♠ by S<", games) and not re.search(r">1S by ", games)
+    assert "passed out" in home
+    # the contract as the game shows it (Fact.shown: bridge's own symbols), in its own column
+    from replay.games import get
+
+    shown = get("floating-bridge").fact("contract").shown("1S")
+    games = client.get("/games?game=floating-bridge").get_data(as_text=True)
+    assert f'data-fact="contract">{shown}<' in games
 
 
 def test_recent_games_are_newest_first(client, app):
@@ -147,7 +151,7 @@ def test_findings_write_cards_with_suit_symbols(client, archived):
 
 
 def test_stats_charts_need_only_the_basic_plotly_bundle():
-    from viewer.blueprints.stats import stats_charts
+    from viewer.services.stats import stats_charts
     from viewer.view import plotly_bundle
 
     rows = [{"name": "greedy-1", "games": 3, "declarer_success_rate": 0.5, "findings_per_100_games": 0,

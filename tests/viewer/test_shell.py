@@ -18,7 +18,7 @@ def test_boards_are_found_from_the_registry_name():
     board = board_for("floating-bridge")
     assert board.game == "floating-bridge" and package_of("floating-bridge") == "viewer.games.floating_bridge"
     assert board.template_name == "games/floating-bridge/board.html"
-    with pytest.raises(NoBoardError, match="no board for the game 'chess'"):
+    with pytest.raises(NoBoardError, match="'chess' is not a registered game"):
         board_for("chess")
     with pytest.raises(NoBoardError, match="not a game name"):
         board_for("../templates")

@@ -33,7 +33,7 @@ def test_stats_per_bot_lists_the_sample_bots(client, filled):
     rows = {r["name"]: r for r in client.get("/stats.json?game=floating-bridge").get_json()["rows"]}
     assert set(rows) == {"greedy-1", "random-1"}
     assert rows["greedy-1"]["games"] > rows["random-1"]["games"] > 0
-    assert rows["greedy-1"]["declarer_games"] > 0 and rows["greedy-1"]["think_ms_median"] is not None
+    assert rows["greedy-1"]["role_games"] > 0 and rows["greedy-1"]["think_ms_median"] is not None
     # every bot row links to its games, and the filter finds them
     listing = client.get("/games?bot=random-1")
     assert listing.status_code == 200 and 'href="/g/' in listing.get_data(as_text=True)

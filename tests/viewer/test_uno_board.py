@@ -158,7 +158,8 @@ def test_uno_games_in_the_listing_stats_and_triage(client, uno, archived):
     stats = client.get("/stats.json?by=player&game=uno-lite").get_json()
     assert {r["name"] for r in stats["rows"]} == {"Ann", EVIL}
     triage = client.get(f"/g/{public_id}/triage.json").get_json()
-    assert triage["game"]["has_contract"] is False and triage["game"]["seats"] == ["P1", "P2"]
+    assert "contract" not in triage["game"]["facts"] and triage["game"]["seats"] == ["P1", "P2"]
+    assert [f["name"] for f in triage["game"]["shown"]] == [f.name for f in replay.game.facts if f.column]
     assert len(triage["timeline"]) == len(data["events"])
     plays = [e for e in triage["timeline"] if e["type"] == "play"]
     assert plays and all(re.fullmatch(r"[RGBY][1-9]", e["text"]) for e in plays)

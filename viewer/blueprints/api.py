@@ -20,16 +20,20 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from replay.games.floating_bridge.log import json_schema as log_json_schema
+from replay.games import get as get_game
+from replay.games import names as game_names
 
 from .. import csrf, ratelimit
 from ..app import PageError, error_response
+from ..app import get_archive
 from ..games import game_titles
-from .games import END_REASONS, MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, game_json, listing
-from .games import FINDING_KINDS as ALL_FINDING_KINDS
-from .stats import stats_json
-from .triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
-from .upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
+from ..rows import FilterField, game_json, query_fields, web_name
+from ..services.games import MAX_CURSOR, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT, SORTS, listing
+from ..services.stats import stats_json
+from ..services.triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
+from ..services.upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
+from ..services.upload import game_by_token
+from archive.uploads import UploadTokenError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 DELETE_HEADER = "X-Delete-Token"
@@ -142,7 +146,7 @@ def api_games() -> Response:
 @bp.get("/games/<public_id>")
 def api_game(public_id: str) -> Response:
     archived = listed_game(public_id)
-    out = game_json(archived)
+    out = game_json(get_archive(), archived)
     out["replay"] = archived.replay().to_json()
     return jsonify(out)
 
@@ -177,10 +181,9 @@ def api_stats() -> Response:
 
 
 def _upload_summary(token: str) -> dict[str, Any]:
-    from .upload import game_by_token
 
     archived = game_by_token(token)
-    out = game_json(archived)
+    out = game_json(get_archive(), archived)
     out.pop("id")
     out.update(url=f"/u/{token}", triage_url=f"/u/{token}/triage", listed=archived.listed,
                public_id=archived.public_id if archived.listed else None)
@@ -194,7 +197,6 @@ def api_upload(token: str) -> Response:
 
 @bp.post("/uploads/<token>/publish")
 def api_publish(token: str) -> Response:
-    from archive.uploads import UploadTokenError
 
     try:
         public_id = uploads().publish(token, request.headers.get(DELETE_HEADER, ""))
@@ -267,23 +269,39 @@ def _errors(*codes: int) -> dict[str, Any]:
     return out
 
 
+def _component_prefix(name: str) -> str:
+    """``floating-bridge`` -> ``FloatingBridge``: a game's prefix for its schema components."""
+    return "".join(part.capitalize() for part in name.split("-"))
+
+
 def _log_schemas() -> dict[str, Any]:
-    """Log format v1's JSON Schema as components (``GameLog`` and its parts), refs rewritten to match."""
-    schema = copy.deepcopy(log_json_schema())
-    defs = schema.pop("$defs", {})
-    for key in ("$schema", "$id"):
-        schema.pop(key, None)
-    out = {"GameLog": schema, **{f"Log{name}": value for name, value in defs.items()}}
+    """Every registered game's log schema (``GameModule.json_schema()``) as components
+    (``<Game>Log`` and its parts, refs rewritten to match), and ``GameLog``: one of them, chosen
+    by ``format``."""
+    out: dict[str, Any] = {}
+    mapping: dict[str, str] = {}
+    for name in game_names():
+        game = get_game(name)
+        prefix = _component_prefix(name)
+        schema = copy.deepcopy(game.json_schema())
+        defs = schema.pop("$defs", {})
+        for key in ("$schema", "$id"):
+            schema.pop(key, None)
 
-    def fix(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {k: (f"#/components/schemas/Log{v[len('#/$defs/'):]}"
-                        if isinstance(v, str) and v.startswith("#/$defs/") else fix(v)) for k, v in node.items()}
-        if isinstance(node, list):
-            return [fix(item) for item in node]
-        return node
+        def fix(node: Any, prefix: str = prefix) -> Any:
+            if isinstance(node, dict):
+                return {k: (f"#/components/schemas/{prefix}Log{v[len('#/$defs/'):]}"
+                            if isinstance(v, str) and v.startswith("#/$defs/") else fix(v)) for k, v in node.items()}
+            if isinstance(node, list):
+                return [fix(item) for item in node]
+            return node
 
-    return fix(out)
+        out.update(fix({f"{prefix}Log": schema, **{f"{prefix}Log{n}": v for n, v in defs.items()}}))
+        mapping[f"{name}/{game.major}"] = f"#/components/schemas/{prefix}Log"
+    out["GameLog"] = {"description": "A game log: each registered game's own format, chosen by its format field.",
+                      "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                      "discriminator": {"propertyName": "format", "mapping": mapping}}
+    return out
 
 
 NULL_STR = {"type": ["string", "null"]}
@@ -314,25 +332,33 @@ def _text_query(name: str, description: str) -> dict[str, Any]:
 DAY = {"type": "string", "format": "date", "pattern": "^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-"}
 FACT = {"type": "string", "maxLength": MAX_TEXT,
         "pattern": "^ *[a-z][a-z0-9_]{0,39} *(?:=[^\\x00-\\x1f\\x7f]*[^ \\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*|(?:>=|<=) *-?[0-9]{1,18} *)$"}
+INT_TEXT = {"type": "string", "maxLength": 19, "pattern": "^ *-?[0-9]{1,18} *$"}
+
+
+def _filter_param(field: FilterField) -> dict[str, Any]:
+    """One filter of the archive's filter spec as an OpenAPI query parameter."""
+    what = field.help or field.label
+    if field.name == "fact":
+        return {**_query("fact", "one of a game's own facts: name=value, or name>=n / name<=n for numbers",
+                         dict(FACT)), "x-must-be": "name=value, name>=number or name<=number"}
+    if field.kind == "date":
+        return _query(web_name(field), {"from": "started on or after this day",
+                                        "to": "started on or before this day"}[web_name(field)], dict(DAY))
+    if field.kind == "bool":
+        return _query(field.name, what, {"type": "string", "enum": ["yes", "no"]})
+    if field.values:
+        return _query(field.name, what, {"type": "string", "enum": list(field.values)})
+    if field.kind == "int":
+        return {**_query(field.name, what, dict(INT_TEXT)), "x-must-be": "a whole number"}
+    if field.fact is not None and field.fact.pattern:
+        return {**_query(field.name, what, {"type": "string", "maxLength": MAX_TEXT,
+                                            "pattern": f"^(?:{field.fact.pattern})$"}),
+                "x-must-be": field.fact.help or f"text matching {field.fact.pattern}"}
+    return _text_query(field.name, what + (f" ({', '.join(t for t in [field.game] if t)})" if field.game else ""))
+
+
 GAME_FILTERS = [
-    _query("game", "one game's games", {"type": "string", "enum": list(game_titles())}),
-    _text_query("player", "a seat's name or platform id (case-insensitive; * is a wildcard)"),
-    _text_query("bot", "a bot name, with or without its version"),
-    _text_query("winner", "games a seat with this name, platform id or bot won"),
-    {**_query("fact", "one of the game's own facts: name=value, or name>=n / name<=n for numbers "
-                      "(turns>=30, contract=3NT, winner=P1)", dict(FACT)),
-     "x-must-be": "name=value, name>=number or name<=number"},
-    _text_query("rules", "a rules name (bridgebot, all-tricks, ...)"),
-    {**_query("contract", "a contract: a level 1-7 and a strain (C, D, H, S or NT), such as 3S or 2NT",
-              {"type": "string", "pattern": "^[1-7](?:[CDHScdhs\u2663\u2666\u2665\u2660]|[Nn][Tt]?)$"}),
-     "x-must-be": "a contract such as 3S or 2NT (a level 1-7 and C, D, H, S, N or NT)"},
-    _query("declarer", "the declarer's seat", {"type": "string", "enum": ["N", "E", "S", "W"]}),
-    _query("result", "who won", {"type": "string", "enum": ["declarer", "defenders"]}),
-    _query("end_reason", "how the game ended", {"type": "string", "enum": list(END_REASONS)}),
-    _query("finding_kind", "games with this kind of finding", {"type": "string", "enum": list(ALL_FINDING_KINDS)}),
-    _query("has_findings", "only games with (yes) or without (no) findings", {"type": "string", "enum": ["yes", "no"]}),
-    _query("from", "started on or after this day", dict(DAY)),
-    _query("to", "started on or before this day", dict(DAY)),
+    *(_filter_param(field) for field in query_fields(None)),
     _query("sort", "order", {"type": "string", "enum": list(SORTS)}),
     _query("page", "page number", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}),
     _query("per_page", "games per page", {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
@@ -362,16 +388,22 @@ ADMIN_SECURITY = [{"adminToken": []}]
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1 description of this API."""
     players = {"type": "object", "additionalProperties": {"type": "object", "properties": {
-        "name": NULL_STR, "bot": NULL_STR}}}
+        "name": NULL_STR, "bot": NULL_STR, "role": NULL_STR, "won": {"type": ["boolean", "null"]}}}}
+    fact_value = {"type": ["string", "integer"]}
     game = {
         "type": "object",
-        "required": ["url", "triage_url", "rules", "players", "end_reason", "findings", "finding_kinds"],
+        "required": ["url", "triage_url", "players", "facts", "end_reason", "findings", "finding_kinds"],
         "properties": {
-            "id": {"type": "string"}, "game": {"type": "string"}, "seats": {"type": "array", "items": {"type": "string"}},
+            "id": {"type": "string"}, "game": {"type": "string"}, "title": {"type": "string"},
+            "seats": {"type": "array", "items": {"type": "string"}},
             "url": {"type": "string"}, "triage_url": {"type": "string"},
-            "started_at": NULL_STR, "rules": {"type": "string"}, "players": players,
-            "contract": NULL_STR, "declarer": NULL_STR,
-            "result": {"enum": ["declarer", "defenders", None]}, "end_reason": {"type": "string"},
+            "started_at": NULL_STR, "players": players,
+            "facts": {"type": "object", "additionalProperties": fact_value,
+                      "description": "every fact the game's outcome gave (GameModule.facts names them)"},
+            "shown": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}, "label": {"type": "string"}, "value": fact_value,
+                "shown": {"type": "string"}}}},
+            "end_reason": {"type": "string"},
             "findings": {"type": "integer", "minimum": 0},
             "finding_kinds": {"type": "array", "items": {"type": "string"}}, "code": NULL_STR,
         },
@@ -417,9 +449,9 @@ def openapi_document() -> dict[str, Any]:
     stats_row = {
         "type": "object", "required": ["name", "games", "findings", "findings_per_100_games"],
         "properties": {
-            "name": {"type": "string"}, "games": {"type": "integer"}, "seats": {"type": "integer"},
-            "declarer_games": {"type": "integer"},
-            "made": {"type": "integer"}, "declarer_success_rate": {"type": ["number", "null"]},
+            "name": {"type": "string"}, "games": {"type": "integer"}, "wins": NULL_INT,
+            "role_games": {"type": "integer", "description": "games in the game's counted role (with game=)"},
+            "role_won": {"type": "integer"}, "role_win_rate": {"type": ["number", "null"]},
             "findings": {"type": "integer"}, "findings_per_100_games": {"type": "number"},
             "think_ms_median": NULL_INT, "think_ms_mean": NULL_INT, "moves_timed": {"type": "integer"},
         },
@@ -438,7 +470,8 @@ def openapi_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {
             "title": "Game Replay API", "version": "1",
-            "description": "Upload floating bridge game logs, browse public games, triage findings. "
+            "description": "Upload game logs (" + ", ".join(game_titles().values()) + "), browse public games, "
+                           "triage findings. "
                            "Errors are JSON {error, status} with a 4xx status.",
         },
         "paths": {
@@ -447,7 +480,7 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "Upload game logs (stored unlisted)",
                 "description": (f"Several files as multipart/form-data (at least one; any field name when a part "
                                 "has a filename, 'files' by convention and read even without one), or one log "
-                                "as the body (JSON: log format v1, GameLog). The content must read as a game "
+                                "as the body (JSON: a GameLog, any registered game's format). The content must read as a game "
                                 "(known cards and seats), which JSON Schema cannot say: otherwise 422. "
                                 f"Limits: {LIMITS['UPLOAD_MAX_FILES']} files, "
                                 f"{LIMITS['UPLOAD_MAX_FILE_BYTES']:,} bytes a file, "

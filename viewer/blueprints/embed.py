@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..app import PageError
 from ..security import frameable
-from .replay import NAMES_TITLE, archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
+from ..services.replay import NAMES_TITLE, archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
 
 bp = Blueprint("embed", __name__)
 PAGE = re.compile(r"^(?:/embed)?/(r|g)/([^/?#.]+)/?$")

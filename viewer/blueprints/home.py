@@ -16,7 +16,9 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 from replay.codec import parse_link
 
 from ..app import PageError, get_archive
-from .replay import canonical_code, decode_code, players_query
+from ..games import game_titles
+from ..rows import listed_rows
+from ..services.replay import canonical_code, decode_code, players_query
 
 bp = Blueprint("home", __name__)
 GAME_LINK = re.compile(r"^(?:/embed)?/g/([A-Za-z0-9_-]{1,64})/?$")
@@ -46,17 +48,15 @@ def recent_games() -> tuple[list[dict[str, Any]], str | None]:
     except Exception as exc:  # noqa: BLE001 - the home page still works without an archive
         current_app.logger.warning("recent games unavailable: %r", exc)
         return [], "the archive is not available right now"
-    out = []
     # newest game first (by when it was played; games with no date last)
     items = sorted(items, key=lambda item: (item.started_at is not None, item.started_at or 0), reverse=True)
-    for item in items:
-        players = item.players or {}
+    out = []
+    for row in listed_rows(archive, items):
         out.append({
-            "id": item.public_id, "path": f"/g/{item.public_id}",
-            "started_at": item.started_at.strftime("%Y-%m-%d %H:%M") if item.started_at else None,
-            "contract": item.contract, "declarer": item.declarer, "result": item.result,
-            "end": item.end_reason, "findings": item.findings, "rules": item.rules,
-            "players": [(s, (players.get(s) or {}).get("name") or "") for s in "NESW"],
+            "id": row["id"], "path": row["url"], "game": row["game"], "title": row["title"],
+            "started_at": row["started_at"][:16].replace("T", " ") if row["started_at"] else None,
+            "facts": row["facts"], "shown": row["shown"], "end": row["end_reason"], "findings": row["findings"],
+            "players": [(seat, (row["players"].get(seat) or {}).get("name") or "") for seat in row["seats"]],
         })
     return out, None
 
@@ -67,7 +67,7 @@ def index() -> Response:
     if code is not None:
         return redirect(target_for(code), 303)
     games, problem = recent_games()
-    html = render_template("home.html", games=games, problem=problem, theme=request.args.get("theme", "auto"))
+    html = render_template("home.html", games=games, titles=list(game_titles().values()), problem=problem, theme=request.args.get("theme", "auto"))
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -26,16 +26,17 @@ The neutral viewer (``viewer.view``, the replay and embed pages, ``stepper.js``,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from jinja2 import BaseLoader, ChoiceLoader, PrefixLoader, TemplateNotFound
 
+from replay.games import get, names
+
 if TYPE_CHECKING:  # pragma: no cover
     from flask import Flask
-
-    from ..view import ViewedGame
 
 GAMES_DIR = Path(__file__).resolve().parent
 
@@ -61,17 +62,15 @@ class Board:
     """
 
     game: str  # the registry's name
-    title: Callable[["ViewedGame"], str]
+    title: Callable[[Any], str]  # a ViewedGame -> the board's own title
     view: Callable[..., dict[str, Any]]
     charts: Callable[[Any], list[dict[str, Any]]]
     perspectives: Callable[[Any], list[tuple[str, str]]]  # (value, label); "all" first
     chapter: str = "step"  # what ↑/↓ move by: "trick", "turn"
     description: str = "step through the game"
-    exports: tuple[str, ...] = ()  # export formats that can write this game (bridge: replay.games.floating_bridge.formats)
     steps_json: Callable[[Any], list[dict[str, Any]]] | None = None  # the JSON twin's steps
     options: tuple[str, ...] = ()  # extra boolean view options the board reads (``reveal``)
     parameters: tuple[str, ...] = ()  # other query parameters its page reads (part of the page cache's key)
-    listing_fields: tuple[str, ...] = ()  # the archive's own columns this game fills (``contract``)
     routes: tuple[tuple[str, Callable[..., Any]], ...] = ()  # the game's own GET routes: (rule, view)
     extra: dict[str, Any] = field(default_factory=dict)
     #: optional: a finding's message as readers see it (bridge writes ``H2`` as ``♥2``)
@@ -79,6 +78,10 @@ class Board:
     #: optional: a logged event in words for the triage timeline (``None``: triage's neutral
     #: rendering of its fields)
     event_text: Callable[[Any], str | None] | None = None
+    #: optional: for an event that announces what the engine also works out (bridge: a trick's
+    #: winner), ``(announcement in words, whether the engine disagrees)``; None for other events.
+    #: Such an event is not a move (no think time)
+    timeline_note: Callable[[Any, Any, int | None], tuple[str, bool] | None] | None = None
 
     def readable(self, message: str) -> str:
         """A finding's message through ``finding_text`` (unchanged without one)."""
@@ -97,27 +100,58 @@ class Board:
         return f"games/{self.game}/board.js"
 
 
+#: the package of the board a game without one of its own gets (``viewer.generic``)
+GENERIC_PACKAGE = "viewer.generic"
+
+
 def package_of(name: str) -> str:
-    """The board package of a registered game's name."""
-    return "viewer.games." + name.replace("-", "_")
+    """The board package of a registered game: its ``GameModule.board``, else the convention
+    ``viewer.games.<name with underscores>`` (``NoBoardError`` for a name not registered)."""
+    try:
+        game = get(name)
+    except (LookupError, ImportError):
+        raise NoBoardError(f"{name!r} is not a registered game") from None
+    return game.board or "viewer.games." + name.replace("-", "_")
+
+
+def _package_dir(package: str) -> Path | None:
+    """Where an importable package lives (its templates/ and static/ are beside it), or None."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:  # a parent package that is not installed
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def has_own_board(name: str) -> bool:
+    return _package_dir(package_of(name)) is not None
 
 
 def directory_of(name: str) -> Path:
-    return GAMES_DIR / name.replace("-", "_")
+    """The folder of the game's board package (the generic board's for a game without one)."""
+    found = _package_dir(package_of(name))
+    if found is None:
+        found = _package_dir(GENERIC_PACKAGE)
+        assert found is not None
+    return found
 
 
 _boards: dict[str, Board] = {}
 
 
 def board_for(name: str) -> Board:
-    """The board of the game registered as ``name`` (``NoBoardError`` if it has none)."""
+    """The board of the game registered as ``name``: its own package's ``BOARD``, or the generic
+    board (``NoBoardError`` for a name that is not a registered game)."""
     found = _boards.get(name)
     if found is None:
         if not name or not all(ch.isalnum() or ch == "-" for ch in name):
             raise NoBoardError(f"{name!r} is not a game name")
-        if not (directory_of(name) / "__init__.py").is_file():
-            raise NoBoardError(f"this viewer has no board for the game {name!r}")
-        found = importlib.import_module(package_of(name)).BOARD
+        if has_own_board(name):
+            found = importlib.import_module(package_of(name)).BOARD
+        else:
+            found = importlib.import_module(GENERIC_PACKAGE).generic_board(name)
         _boards[name] = found
     return found
 
@@ -133,8 +167,6 @@ def board_of(replay: Any) -> Board:
 
 def installed_games() -> list[Any]:
     """The registered games whose packages are installed, in registry order."""
-    from replay.games import get, names
-
     out = []
     for name in names():
         try:
@@ -147,8 +179,6 @@ def installed_games() -> list[Any]:
 def game_titles() -> dict[str, str]:
     """Every registered game's name and title, in registry order (a game whose package is not
     installed keeps its name as its title)."""
-    from replay.games import names
-
     titles = {g.name: g.title for g in installed_games()}
     return {name: titles.get(name, name) for name in names()}
 
@@ -156,9 +186,11 @@ def game_titles() -> dict[str, str]:
 def vocabulary(attribute: str) -> tuple[str, ...]:
     """The union over installed games of a vocabulary (``end_reasons``, ``finding_kinds``), in
     registry order, each word once."""
+    if attribute not in ("end_reasons", "finding_kinds"):
+        raise ValueError(f"{attribute!r} is not a vocabulary of the games (end_reasons, finding_kinds)")
     words: dict[str, None] = {}
     for g in installed_games():
-        words.update(dict.fromkeys(getattr(g, attribute, ()) or ()))
+        words.update(dict.fromkeys(g.end_reasons if attribute == "end_reasons" else g.finding_kinds))
     return tuple(words)
 
 
@@ -195,13 +227,12 @@ def seat_order(name: str | None, seats: Any) -> list[str]:
     whose tables vary, such as Coup), then any other stored ones."""
     stored = list(seats or ())
     try:
-        from replay.games import get
-
         game = get(name) if name else None
     except (LookupError, ImportError):
         game = None
     order = list(game.seats) if game is not None else []
-    if stored and getattr(game, "player_counts", None):
+    fewest, most = game.player_counts if game is not None else (None, None)
+    if stored and fewest is not None and fewest != most:  # tables vary: only the seats it had
         order = [s for s in order if s in stored]
     return order + [s for s in stored if s not in order]
 
@@ -215,7 +246,10 @@ class GameTemplateLoader(BaseLoader):
         name, _, rest = template.partition("/")
         if not rest or not name or not all(ch.isalnum() or ch == "-" for ch in name):
             raise TemplateNotFound(template)
-        base = directory_of(name) / "templates"
+        try:
+            base = directory_of(name) / "templates"
+        except NoBoardError:
+            raise TemplateNotFound(template) from None
         path = (base / rest).resolve()
         if base.resolve() not in path.parents or not path.is_file():
             raise TemplateNotFound(template)
@@ -230,21 +264,26 @@ def init_app(app: "Flask") -> None:
     app.jinja_loader = ChoiceLoader([app.jinja_loader, PrefixLoader({"games": GameTemplateLoader()})])  # type: ignore[method-assign,list-item]
     assets = app.extensions["assets"]
     app.jinja_env.globals["has_asset"] = lambda name: name in assets.by_name
-    for folder in sorted(GAMES_DIR.iterdir()):
-        if (folder / "__init__.py").is_file():
-            board = board_for(folder.name.replace("_", "-"))
-            for rule, view in board.routes:
-                app.add_url_rule(rule, endpoint=f"{board.game}.{view.__name__}", view_func=view)
+    for name in names():
+        try:
+            board = board_for(name)
+        except NoBoardError:
+            continue
+        for rule, view in board.routes:
+            app.add_url_rule(rule, endpoint=f"{board.game}.{view.__name__}", view_func=view)
 
 
 def static_files() -> dict[str, Path]:
-    """Every game folder's static files as ``games/<game>/<file>`` -> path (for ``viewer.assets``)."""
+    """Every registered game's board static files as ``games/<game>/<file>`` -> path (for
+    ``viewer.assets``; the generic board's for a game without its own)."""
     files: dict[str, Path] = {}
-    for folder in sorted(GAMES_DIR.iterdir()):
-        static = folder / "static"
-        if not (folder / "__init__.py").is_file() or not static.is_dir():
+    for name in names():
+        try:
+            static = directory_of(name) / "static"
+        except NoBoardError:
             continue
-        name = folder.name.replace("_", "-")
+        if not static.is_dir():
+            continue
         for path in sorted(static.rglob("*")):
             if path.is_file() and not path.name.startswith("."):
                 files[f"games/{name}/{path.relative_to(static).as_posix()}"] = path

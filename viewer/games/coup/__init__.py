@@ -6,8 +6,8 @@ it, and the charts. The ↑/↓ keys move by turn (a turn starts with an action)
 A seat's view is built on the server from that seat's steps (``CoupReplay.steps_json(seat)``):
 the page and the data it embeds hold no other seat's face-down card.
 
->>> BOARD.game, BOARD.chapter, BOARD.exports
-('coup', 'turn', ())
+>>> BOARD.game, BOARD.chapter
+('coup', 'turn')
 """
 
 from __future__ import annotations

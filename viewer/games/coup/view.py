@@ -35,17 +35,17 @@ import re
 from typing import Any
 
 from .. import log_names, seat_label as label
+from replay.games.coup.cards import CARD_NAMES, CARD_TEXT
+from replay.games.coup.cards import ACTION_NAMES
 
 
 #: card letters -> characters' names (the game's own vocabulary)
 def card_names() -> dict[str, str]:
-    from replay.games.coup.cards import CARD_NAMES, CARD_TEXT
 
     return dict(zip(CARD_TEXT, CARD_NAMES))
 
 
 def action_names() -> dict[str, str]:
-    from replay.games.coup.cards import ACTION_NAMES
 
     return dict(ACTION_NAMES)
 

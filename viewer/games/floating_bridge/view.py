@@ -19,6 +19,7 @@ from typing import Any
 
 from replay.games.floating_bridge.cards import SEATS, SUIT_SYMBOLS, Card
 from replay.games.floating_bridge.game import GameReplay
+from .charts import analysis_chart, mark_text, mistake_text
 
 SEAT_NAMES = [s.name for s in SEATS]
 PERSPECTIVES = ("all", "N", "E", "S", "W")
@@ -263,7 +264,6 @@ def analysis_view(game, analysis: dict[str, Any]) -> dict[str, Any]:
     """What the page's analysis toggle fetches (``/g/<id>/analysis.json``): every analysed card
     with its step, its GIB mark (``=`` or ``-n``) and, for a mistake, the sentence the step
     text shows; the mistakes; the chart (SVG drawn here); where the analysis stops and why."""
-    from .charts import analysis_chart, mark_text, mistake_text
 
     replay = game.replay
     cards = []

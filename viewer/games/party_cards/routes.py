@@ -17,6 +17,12 @@ from __future__ import annotations
 import hashlib
 
 from flask import Response, current_app, request
+from viewer.errors import PageError
+from replay.games.party_cards.image import round_svg
+from viewer.app import etag_for
+from viewer.services.replay import game_from_code
+from viewer.services.replay import ARCHIVED_CACHE_SECONDS, game_from_archive
+from viewer.services.upload import viewed_upload
 
 #: what an SVG response may do: draw itself (inline styles), nothing else
 SVG_POLICY = ("default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
@@ -27,7 +33,6 @@ MAX_ROUND_DIGITS = 6
 
 def round_number(raw: str, replay) -> int:
     """``raw`` as a round of ``replay``: 400 when it is no number, 404 when the game has no such round."""
-    from viewer.app import PageError
 
     if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_ROUND_DIGITS:
         raise PageError(f"a round is a whole number (1-{replay.rounds}), not {raw[:20]!r}", 400, "No such round")
@@ -39,8 +44,6 @@ def round_number(raw: str, replay) -> int:
 
 def svg_response(game, raw: str, cache_control: str, version: str = "") -> Response:
     """The round's SVG with its headers; ``version`` is what the picture depends on beyond the URL."""
-    from replay.games.party_cards.image import round_svg
-    from viewer.app import PageError, etag_for
 
     if game.board.game != "party-cards":
         raise PageError(f"only party-cards games have round pictures, not {game.board.game} games", 404)
@@ -58,14 +61,12 @@ def svg_response(game, raw: str, cache_control: str, version: str = "") -> Respo
 
 
 def code_round_svg(code: str, n: str) -> Response:
-    from viewer.blueprints.replay import game_from_code
 
     seconds = current_app.config["CODE_CACHE_SECONDS"]
     return svg_response(game_from_code(code), n, f"public, max-age={seconds}, immutable")
 
 
 def archived_round_svg(public_id: str, n: str) -> Response:
-    from viewer.blueprints.replay import ARCHIVED_CACHE_SECONDS, game_from_archive
 
     game, archived = game_from_archive(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
@@ -73,7 +74,6 @@ def archived_round_svg(public_id: str, n: str) -> Response:
 
 
 def upload_round_svg(token: str, n: str) -> Response:
-    from viewer.blueprints.upload import viewed_upload
 
     game, _ = viewed_upload(token)
     response = svg_response(game, n, "private, no-store")

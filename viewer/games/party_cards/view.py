@@ -28,6 +28,9 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.meta import meta_text
+from replay.games.party_cards.cards import fill_blanks
+from flask import has_request_context, request
+from viewer.errors import PageError
 
 #: the longest OG description (chat apps cut around 200 characters)
 MAX_DESCRIPTION = 200
@@ -173,7 +176,6 @@ def compact_steps(replay: Any, shown: list[dict[str, Any]], table: TextTable) ->
 def _blank_question(text: str) -> list[dict[str, Any]]:
     """The question with its blanks open: the game's own ``fill_blanks`` with no answers
     (imported here, when a party-cards game is shown, so the viewer loads without it)."""
-    from replay.games.party_cards.cards import fill_blanks
 
     return fill_blanks(text, [])
 
@@ -236,7 +238,6 @@ def og_tags(game: Any, round_number: int | None, base: str) -> dict[str, Any]:
 
 def _request_round(rounds: int) -> tuple[int | None, str]:
     """The page's ``?round=`` and its absolute base URL (outside a request: none)."""
-    from flask import has_request_context, request
 
     if not has_request_context():
         return None, ""
@@ -245,7 +246,6 @@ def _request_round(rounds: int) -> tuple[int | None, str]:
 
 def board_view(game: Any, index: int, perspective: str, options: dict[str, Any]) -> dict[str, Any]:
     """Everything the party-cards template and script need at step ``index`` from ``perspective``."""
-    from viewer.app import PageError
 
     replay = game.replay
     seats = seats_of(replay)

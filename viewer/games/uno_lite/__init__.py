@@ -3,8 +3,8 @@ turn it is and what was drawn; the record of turns; hand sizes and colours playe
 The ↑/↓ keys move by turn. Nothing here imports ``replay.games.uno_lite``: the board reads the
 judged game's API (``steps_json``, ``findings``, ``winners``, ``turns``).
 
->>> BOARD.game, BOARD.chapter, BOARD.exports
-('uno-lite', 'turn', ())
+>>> BOARD.game, BOARD.chapter
+('uno-lite', 'turn')
 """
 
 from __future__ import annotations
