@@ -20,7 +20,7 @@ from archive import ArchiveError
 from replay.games import get
 from replay.games.base import Fact
 
-from .adapters import FilterField, attach_facts, clean_filters, filter_fields
+from archive.filters import FilterField, clean_filters, filter_fields
 from .games import installed_games, seat_order
 
 __all__ = ["column_facts", "listed_row", "listed_rows", "query_fields", "clean_query", "FilterField"]
@@ -83,8 +83,7 @@ def listed_row(row: Any, facts: Mapping[str, Any]) -> dict[str, Any]:
 
 def listed_rows(archive: Any, rows: Iterable[Any]) -> list[dict[str, Any]]:
     rows = list(rows)
-    facts = attach_facts(archive, rows)
-    return [listed_row(row, facts.get(row.public_id, {})) for row in rows]
+    return [listed_row(row, row.facts) for row in rows]
 
 
 # --- filters -----------------------------------------------------------------------------------

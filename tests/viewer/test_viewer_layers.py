@@ -13,15 +13,13 @@ import viewer
 ROOT = Path(viewer.__file__).resolve().parent
 #: the game-specific folders: each board's own package
 GAME_FOLDERS = ("games/floating_bridge", "games/uno_lite", "games/coup", "games/party_cards")
-#: TEMPORARY (issue 25): the adapter reading today's archive in the new shape (removed at merge)
-ADAPTER = "adapters.py"
 GAME_WORDS = re.compile(r"\b(contract|declarer|tricks?|bridge|uno|coup|party|pbn|lin|double.dummy)\b", re.I)
 
 
 def core_files(*suffixes: str) -> list[Path]:
     return [p for p in sorted(ROOT.rglob("*")) if p.suffix in suffixes
             and not any(p.relative_to(ROOT).as_posix().startswith(f) for f in GAME_FOLDERS)
-            and p.name != ADAPTER and "plotly" not in p.name]
+            and "plotly" not in p.name]
 
 
 def code_of(path: Path) -> str:

@@ -27,7 +27,6 @@ from archive import ratings
 from archive.summaries import think_times
 
 from ..app import PageError
-from ..adapters import stats_row
 from ..games import game_titles
 from .upload import uploads
 THINK_SAMPLE = 300
@@ -94,7 +93,7 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
     role = counted_role(game)
     out = []
     for i, found in enumerate(uploads().listed_stats(by, name=name, limit=MAX_NAMES, game=game)):
-        row = stats_row(found)
+        row = found
         games = row["games"]
         entry = {
             "name": row["name"], "games": games, "wins": row["wins"], "findings": row["findings"],
