@@ -111,7 +111,7 @@ def test_stats_show_tricks_lost_over_analysed_games(client, app, blunder):
     with app.app_context():
         kept = get_archive().analysis_stats("bot", listed_only=True)
     assert rows["greedy-1"]["analysed_games"] == 1
-    assert rows["greedy-1"]["tricks_lost"] == kept["greedy-1"]["tricks_lost"] > 0
+    assert rows["greedy-1"]["lost"] == kept["greedy-1"]["lost"] > 0
     html = client.get("/stats?by=bot").get_data(as_text=True)
     assert "over 1 analysed" in html and "Lost / analysed game" in html
     # the hostile name is a player name: escaped on the per-player page

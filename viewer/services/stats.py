@@ -118,7 +118,7 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
 
 
 #: what the analysis adds to a stats row (``/stats.json`` keys)
-ANALYSIS_FIELDS = ("analysed_games", "mistakes", "tricks_lost", "lost_per_game")
+ANALYSIS_FIELDS = ("analysed_games", "mistakes", "lost", "lost_per_game")
 
 
 def add_analysis(rows: list[dict[str, Any]], by: str, game: str | None) -> None:
