@@ -2,11 +2,11 @@
 
 Games are plugins, found as pytest and datasette find theirs: through the ``game_replay.games``
 entry-point group. Each entry point is named after the game and points at the object the game
-registers, a ``replay.games.base.GameModule`` (``nim = "nim:GAME"``), so a game from another
+registers, a ``replay.games.base.GameModule`` (``dice-poker = "dice_poker:GAME"``), so a game from another
 pip package needs no edit here::
 
     [project.entry-points."game_replay.games"]
-    nim = "nim:GAME"
+    dice-poker = "dice_poker:GAME"
 
 The four built-in games register the same way in this project's ``pyproject.toml``; the
 registry also keeps them in ``BUILTIN`` so that a checkout that is not pip-installed (or whose
