@@ -34,7 +34,7 @@ def installed_env() -> dict[str, str]:
 
 
 def pytest_in_subprocess(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rfE", *args],
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfE", *args],
                           capture_output=True, text=True, cwd=ROOT, env=installed_env(), timeout=900)
 
 
@@ -109,7 +109,7 @@ def test_the_conformance_suite():
 @pytest.mark.parametrize("check", CHECKS)
 def test_with_nim_installed(check):
     """``checks/<check>`` (the CLI, the archive, the logger, the viewer, the API)."""
-    done = pytest_in_subprocess(f"{RELATIVE}/checks/{check}")
+    done = pytest_in_subprocess("-q", f"{RELATIVE}/checks/{check}")
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-2000:]
 
 
