@@ -188,9 +188,11 @@ def get(name: str) -> GameModule:
 def game_for_format(fmt: str) -> GameModule:
     """The game whose log format is ``fmt`` (``"uno-lite/1"``)."""
     name, _, major = fmt.partition("/") if isinstance(fmt, str) else ("", "", "")
-    if name not in names():
-        raise UnknownGameError(f"{fmt!r} is not a known format (known: {', '.join(formats())})")
-    game = get(name)
+    game = _loaded.get(name)  # the path every log read takes: no listing
+    if game is None:
+        if name not in names():
+            raise UnknownGameError(f"{fmt!r} is not a known format (known: {', '.join(formats())})")
+        game = get(name)
     if major != str(game.major):
         raise UnknownGameError(
             f"{fmt!r} is not a known format: this release reads {name}/{game.major}, "
@@ -217,8 +219,10 @@ def problems() -> list[str]:
 
 def refresh() -> None:
     """Forget what was discovered, so that the next lookup reads the entry points again
-    (after ``sys.path`` changed, in tests). Games already loaded stay loaded."""
+    (after ``sys.path`` changed, in tests). Built-in games already loaded stay loaded."""
     global _registered
     _registered = None
+    for name in [n for n in _loaded if n not in BUILTIN]:
+        del _loaded[name]
     _broken.clear()
     _problems.clear()
