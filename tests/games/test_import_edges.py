@@ -16,7 +16,8 @@ those inside functions included (they run too, later). Four rules:
    imports them; the registry finds games through entry points.
 4. **A core module uses no game's words.** The words are built from what each registered game
    declares (its name, title, package, facts, roles, exports, chapter, end reasons, finding
-   kinds, seats), less what two games share (a shared word is the neutral vocabulary: ``P1``,
+   kinds, seats: a list of two or more of one game's seats, or a seat name longer than a
+   letter), less what two games share (a shared word is the neutral vocabulary: ``P1``,
    ``completed``, ``winner``), less a few plain English words listed in ``NEUTRAL``, plus the
    words of each game's rules listed in ``RULE_WORDS``. A Python module is read as tokens:
    identifiers (split at ``_`` and camelCase) and string literals count, **comments and
@@ -417,8 +418,27 @@ def game_words_in(items: list[tuple[int, str, str]]) -> list[tuple[int, str, str
                 value = ast.literal_eval(text)
             except (ValueError, SyntaxError):
                 value = None
-            if isinstance(value, str) and value in seats:
+            if isinstance(value, str) and len(value) > 1 and value in seats:
                 hits.append((line, repr(value), seats[value]))
+    return hits
+
+
+def seat_lists_in(path: Path) -> list[tuple[int, str, str]]:
+    """(line, seats, game) of each tuple, list, set or dict (keys) literal holding two or more
+    seats of one game: a one-letter seat alone (``metavar="N"``) is no sign, a list of them is."""
+    seats = seat_literals()
+    hits = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = node.elts
+        elif isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None]
+        else:
+            continue
+        found = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str) and i.value in seats]
+        games = {seats[v] for v in found}
+        if len(found) >= 2 and len(games) == 1:
+            hits.append((node.lineno, "seats " + ",".join(found), games.pop()))
     return hits
 
 
@@ -430,14 +450,21 @@ def test_the_vocabulary_is_the_games_own():
     assert seat_literals().get("N") == "floating-bridge"
     found = game_words_in([(1, "name", "declarer_seat"), (2, "string", '"N"'), (3, "name", "result"),
                            (4, "text", "Replay a floating bridge game")])
-    assert [(line, word) for line, word, _ in found] == [(1, "declarer"), (2, "'N'"), (4, "bridge")]
+    assert [(line, word) for line, word, _ in found] == [(1, "declarer"), (4, "bridge")]
+
+
+def test_seat_lists_are_found(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text('SEATS = ("N", "E", "S", "W")\nhelp = dict(metavar="N")\nodd = {"N": 1, "P1": 2}\n')
+    assert seat_lists_in(source) == [(1, "seats N,E,S,W", "floating-bridge")]
 
 
 def test_the_core_uses_no_game_words():
     bad = []
     for path in core_files((".py",) + TEXT_SUFFIXES):
         items = python_words(path) if path.suffix == ".py" else text_words(path)
-        for line, word, game in game_words_in(items):
+        hits = game_words_in(items) + (seat_lists_in(path) if path.suffix == ".py" else [])
+        for line, word, game in sorted(hits):
             bad.append(f"{relative(path)}:{line}: {word} ({game})")
     files = sorted({b.split(":")[0] for b in bad})
     assert not bad, (f"{len(bad)} uses of a game's words in {len(files)} core files (go through the game's "
