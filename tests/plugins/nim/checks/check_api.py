@@ -38,9 +38,11 @@ def test_api_games_lists_its_facts(app, client):
     items = response.get_json()["games"]
     assert len(items) == len(CLEAN)
     assert all(item["game"] == "nim" and "moves" in item["facts"] for item in items), items[0]
-    response = client.get("/api/games?game=nim&winner=P2")
+    response = client.get("/api/games?game=nim&moves=7")
     assert response.status_code == 200, response.get_data(as_text=True)
-    assert {item["facts"]["winner"] for item in response.get_json()["games"]} == {"P2"}
+    assert {item["facts"]["moves"] for item in response.get_json()["games"]} == {7}
+    response = client.get("/api/games?game=nim&heaps=3-x")
+    assert response.status_code == 400 and "heaps" in response.get_json()["error"]
 
 
 def _reachable(document: dict, start) -> list[dict]:

@@ -54,15 +54,15 @@ def test_rows_carry_the_game_facts_and_who_won(archive, logs):
 def test_filters_come_from_its_facts(archive, logs):
     from archive.filters import clean_filters, filter_fields
 
-    fields = {f.name: f for f in filter_fields("nim")}
-    for fact in ("winner", "moves", "heaps"):
-        assert fields[fact].fact is not None and fields[fact].game == "nim"
-    assert fields["winner"].kind == "seat" and fields["moves"].kind == "int"
+    by_fact = {f.fact.name: f for f in filter_fields("nim") if f.fact is not None}
+    assert set(by_fact) == {"winner", "moves", "heaps"}
+    assert {f.game for f in by_fact.values()} == {"nim"}
+    assert by_fact["winner"].kind == "seat" and by_fact["moves"].kind == "int"
     for path in logs:
         archive.ingest_bytes(path.read_bytes(), path.name)
-    p2 = sorted(log.game_id for log in logs.values() if log.end.winner == "P2")
-    found = archive.list(game="nim", limit=50, **clean_filters({"winner": "p2"}, "nim"))
-    assert sorted(row.game_id for row in found.items) == p2
+    seven = sorted(log.game_id for log in logs.values() if len(log.events) == 7)
+    found = archive.list(game="nim", limit=50, **clean_filters({"moves": "7"}, "nim"))
+    assert sorted(row.game_id for row in found.items) == seven
     heaps = json.loads(CLEAN[0].read_text())["heaps"]
     by_heaps = archive.list(game="nim", limit=50, **clean_filters({"heaps": " ".join(map(str, heaps))}, "nim"))
     assert json.loads(CLEAN[0].read_text())["game_id"] in {row.game_id for row in by_heaps.items}
