@@ -22,7 +22,8 @@ those inside functions included (they run too, later). Four rules:
    words of each game's rules listed in ``RULE_WORDS``. A Python module is read as tokens:
    identifiers (split at ``_`` and camelCase) and string literals count, **comments and
    docstrings do not** (they may explain a hook by a game's example, ``bridge: declarer``,
-   without the code depending on it). Templates, scripts and styles of the core viewer count
+   without the code depending on it), except a click command's docstring: it is its
+   ``--help``, which users read. Templates, scripts and styles of the core viewer count
    too, without their comments: they are what users read ("Replay a floating bridge game").
 
 The registry itself (``replay/games/__init__.py``) and the archive's migrations (a migration
@@ -372,6 +373,9 @@ def python_words(path: Path) -> list[tuple[int, str, str]]:
     tree = ast.parse(source)
     docstrings = set()
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                re.search(r"\b(command|group)\b", ast.unparse(d)) for d in node.decorator_list):
+            continue  # a click command's docstring is its --help text: users read it
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
