@@ -12,8 +12,9 @@ those inside functions included (they run too, later). Four rules:
    that ``pyproject.toml``'s ``dependencies`` does not require. The registry loads games with
    ``importlib`` (no import statement), so it needs no exception.
 3. **A core module imports no game**: nothing outside a registered game's own folders
-   (``replay/games/<game>/`` and its board package, ``viewer/games/<game>/`` by default)
-   imports them; the registry finds games through entry points.
+   (``replay/games/<game>/``, its board package, ``viewer/games/<game>/`` by default, and its
+   benches, ``bench/<game package's name>/``) imports them; the registry finds games through
+   entry points.
 4. **A core module uses no game's words.** The words are built from what each registered game
    declares (its name, title, package, facts, roles, exports, chapter, end reasons, finding
    kinds, seats: a list of two or more of one game's seats, or a seat name longer than a
@@ -70,13 +71,16 @@ def all_modules() -> dict[str, Path]:
 
 @lru_cache(maxsize=None)
 def game_folders() -> tuple[str, ...]:
-    """Every registered game's folders, as path prefixes: its package and its board package."""
+    """Every registered game's folders, as path prefixes: its package, its board package and its
+    benches (``bench/<the package's last name>/``: a bench of that game alone, such as bridge's
+    double-dummy solver beside DDS)."""
     folders = []
     for reg in registrations():
         game = get(reg.name)
         package = reg.target.partition(":")[0]
         board = game.board or "viewer.games." + reg.name.replace("-", "_")
-        for dotted in (package, board):
+        benches = "bench." + package.rpartition(".")[2]
+        for dotted in (package, board, benches):
             folder = ROOT.joinpath(*dotted.split("."))
             if folder.is_dir():
                 folders.append(folder.relative_to(ROOT).as_posix() + "/")
@@ -286,7 +290,9 @@ def core_files(suffixes: tuple[str, ...] = (".py",)) -> list[Path]:
 def test_the_game_folders_are_known():
     folders = game_folders()
     assert "replay/games/floating_bridge/" in folders and "viewer/games/uno_lite/" in folders
+    assert "bench/floating_bridge/" in folders  # a game's own benches
     assert not is_game_file("replay/games/base.py") and not is_game_file("viewer/games/__init__.py")
+    assert not is_game_file("bench/engine.py")
 
 
 def test_the_core_imports_no_game():
