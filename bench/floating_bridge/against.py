@@ -1,4 +1,8 @@
-"""Side by side with another revision's code: ``--against REV`` of ``bench/engine.py`` and ``bench/codes.py``.
+"""Floating bridge side by side with another revision's code: judging and reading (what
+``bench/engine.py`` measures), or codes (what ``bench/codes.py`` measures).
+
+    python bench/floating_bridge/against.py engine 42bbf35 [--games 2000] [--rounds 5]
+    python bench/floating_bridge/against.py codes 42bbf35 [--games 2000] [--rounds 5]
 
 The revision is written out with ``git archive REV | tar -x`` into a temporary folder (nothing
 in the repository changes), and the same floating bridge measurement runs in two worker
@@ -13,6 +17,7 @@ self-play bots and codec, found where each revision keeps them.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -39,7 +44,7 @@ def materialise(rev: str) -> str:
                              capture_output=True, check=False)
     if archive.returncode:
         shutil.rmtree(folder)
-        raise SystemExit(f"--against {rev}: {archive.stderr.decode(errors='replace').strip()}")
+        raise SystemExit(f"revision {rev}: {archive.stderr.decode(errors='replace').strip()}")
     subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
     return folder
 
@@ -131,5 +136,17 @@ def print_codes(rev: str, games: int, rounds: int) -> None:
         print(f"  {label:<32} {old[key]:>12,.0f} {new[key]:>12,.0f} {new[key] / old[key]:>8.3f}")
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=tuple(MEASURES), help="engine: judging and reading; codes: encode and decode")
+    parser.add_argument("rev", metavar="REV", help="the revision to measure beside this checkout (e.g. 42bbf35)")
+    parser.add_argument("--games", type=int, default=2000, help="seeded games (default 2,000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per side (default 5)")
+    args = parser.parse_args()
+    if args.games < 1 or args.rounds < 1:
+        parser.error("--games and --rounds must be at least 1")
+    (print_engine if args.kind == "engine" else print_codes)(args.rev, args.games, args.rounds)
+
+
 if __name__ == "__main__":
-    raise SystemExit("use bench/engine.py --against REV or bench/codes.py --against REV")
+    main()
