@@ -7,7 +7,8 @@ filter and statistic at N games and at N/100, on SQLite and PostgreSQL, on real 
 
 Everything is measured in one run, on the same logs:
 
-1. logs: self-play games (floating bridge, and one in five UNO Lite) saved as bots save them
+1. logs: self-play games (the first registered game, floating bridge, and one in five of the
+   second, UNO Lite: ``replay.games.names()``) saved as bots save them
    (one pretty-printed file each, in folders of 1,000), then copies of them with a new game id,
    new player names and a new start time, until there are N. Every row of the archive goes
    through the real ingest (``Archive.iter_ingest``, what ``game-replay ingest`` runs).
@@ -19,7 +20,8 @@ Everything is measured in one run, on the same logs:
    (``archive/writer.py``) are printed beside it. Peak memory (max RSS of the ingesting process or its writer, the larger) at N files beside an
    ingest of N/20 files (SQLite).
 3. bytes per game: the blobs (zstd with the trained dictionary) and the whole database.
-4. listings and statistics: each filter the web, the API and the CLI offer, alone and combined,
+4. listings and statistics: each filter the web, the API and the CLI offer, alone and combined
+   (a game's filters taken from the facts, seats, finding kinds and rule presets it declares),
    as the web asks (listed games, 50 a page), timed ``--runs`` times at N and at N/100 (an
    archive of the first N/100 files, from N = 1,000; the two archives take turns, run by run):
    p50 and p99, and p99 at N over p99 at N/100. Targets: p99 <= 50 ms, ratio <= 2.
@@ -48,7 +50,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sqlalchemy import create_engine, func, select, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from archive import Archive  # noqa: E402
+from archive.models import Blob  # noqa: E402
+from archive.pgserver import PostgresServer, find_bindir  # noqa: E402
+from archive.records import replay_code  # noqa: E402
+from engine import reading_ratio as engine_reading_ratio, selfplay_logs  # noqa: E402  (bench/engine.py)
+from replay.games import get, names  # noqa: E402
+from replay.log import parse_log, read_logs  # noqa: E402
+
 FOLDER = 1000  # files per folder, as a bot saving by day would
+#: the bots of the first game's games: the common one, and the one of every fourth game
+BOT, RARE_BOT = "greedy", "random"
+
+
+def corpus_games():
+    """(main, minor): the first two registered games (floating bridge and UNO Lite): the main
+    one plays four games in five, the minor one the fifth."""
+    registered = names()
+    return get(registered[0]), get(registered[1 % len(registered)])
 
 
 def load() -> str:
@@ -58,19 +80,22 @@ def load() -> str:
 # --- logs ------------------------------------------------------------------------------------
 
 def make_logs(folder: Path, count: int) -> list[Path]:
-    """``count`` log files in folders of ``FOLDER``: self-play games, then renamed copies."""
-    from replay.games.floating_bridge.bots import play_game
-    from replay.games import get
+    """``count`` log files in folders of ``FOLDER``: self-play games, then renamed copies.
 
-    uno = get("uno-lite")
-    uno_bots = list(uno.bots)
+    The main game's games: ``RARE_BOT`` in every fourth, ``BOT`` in the others, at every seat;
+    its second rule preset in every third game (where it has presets); 5% of them interrupted.
+    The minor game's: its bots paired in turn."""
+    lead, minor = corpus_games()
+    minor_bots = list(minor.bots)
+    presets = lead.rule_presets
     bases = []
     for seed in range(min(count, 1000)):
         if seed % 5 == 4:
-            log = uno.selfplay(seed, bots=(uno_bots[seed % len(uno_bots)], uno_bots[(seed // 2) % len(uno_bots)]))
+            log = minor.selfplay(seed, bots=(minor_bots[seed % len(minor_bots)],
+                                             minor_bots[(seed // 2) % len(minor_bots)]))
         else:
-            log = play_game(seed, bot="random" if seed % 4 == 0 else "greedy",
-                            rules="all-tricks" if seed % 3 == 0 else "bridgebot", interrupt_rate=0.05)
+            options = {"rules": presets[1] if seed % 3 == 0 else presets[0]} if len(presets) > 1 else {}
+            log = lead.selfplay(seed, bots=(RARE_BOT if seed % 4 == 0 else BOT,), interrupt_rate=0.05, **options)
         bases.append(log.to_json_dict())
     done = folder / f".complete-{count}"
     if done.exists():  # written by an earlier run with the same --games (and --work)
@@ -101,9 +126,6 @@ def make_logs(folder: Path, count: int) -> list[Path]:
 
 def floor_rate(folders: list[Path], limit: int) -> tuple[int, float, float]:
     """Read, judge and code ``limit`` files without an archive: (games, wall s, CPU s)."""
-    from archive.store import replay_code
-    from replay.log import read_logs
-
     wall, cpu, done = time.perf_counter(), time.process_time(), 0
     for folder in folders:
         for path in sorted(folder.iterdir()):
@@ -117,8 +139,6 @@ def floor_rate(folders: list[Path], limit: int) -> tuple[int, float, float]:
 
 def ingest_child(url: str, folders: list[str]) -> dict:
     """Run in a child process: ingest the folders, report counts, times and peak memory."""
-    from archive import Archive
-
     archive = Archive(url, salt="bench")
     wall, cpu, before = time.perf_counter(), time.process_time(), os.times()
     counts: dict[str, int] = {}
@@ -146,8 +166,6 @@ def ingest(url: str, folders: list[Path]) -> dict:
 def analyze(url: str) -> None:
     """PostgreSQL: VACUUM ANALYZE after the bulk load, as autovacuum would soon after it (planner
     statistics, and the visibility map that index-only scans need)."""
-    from sqlalchemy import create_engine
-
     engine = create_engine(url, isolation_level="AUTOCOMMIT")
     if engine.dialect.name == "postgresql":
         with engine.connect() as conn:
@@ -159,10 +177,6 @@ def analyze(url: str) -> None:
 
 def sizes(url: str, games: int) -> tuple[float, float]:
     """(blob bytes, whole database bytes) per game."""
-    from sqlalchemy import create_engine, func, select, text
-
-    from archive.models import Blob
-
     engine = create_engine(url)
     with engine.connect() as conn:
         blobs = conn.execute(select(func.sum(func.length(Blob.data)))).scalar_one()
@@ -181,59 +195,92 @@ def sizes(url: str, games: int) -> tuple[float, float]:
 def player_name(archive) -> str:
     """P, the player the player filters ask for: the first named player of the newest game a
     greedy bot played (200 games in any archive of ``make_logs`` files from 1,200 on)."""
-    player = archive.list(limit=1, bot="greedy").items[0].players
+    player = archive.list(limit=1, bot=BOT).items[0].players
     return next(p["name"] for p in player.values() if p.get("name"))
 
 
-def choices(archive) -> dict[str, str]:
+class Declared:
+    """The filters of the corpus's games, found in what they declare (``GameModule``): the main
+    game's first column fact of text (floating bridge: contract), its first seat fact and first
+    seat (declarer, N), its first other fact with listed values and the first of them (result,
+    declarer), its finding kinds and its second rule preset (all-tricks); the minor game's first
+    whole-number fact (UNO Lite: turns). A filter the games do not declare is left out."""
+
+    def __init__(self) -> None:
+        lead, minor = corpus_games()
+        self.main, self.minor = lead.name, minor.name
+        self.finding_kinds = tuple(lead.finding_kinds)
+        self.text_fact = next((f.name for f in lead.facts if f.kind == "text" and f.column and not f.values), None)
+        seat_fact = next((f for f in lead.facts if f.kind == "seat" and lead.seats), None)
+        self.seat = (seat_fact.name, lead.seats[0]) if seat_fact else None
+        valued = next((f for f in lead.facts if f.kind == "text" and f.values), None)
+        self.valued = (valued.name, valued.values[0]) if valued else None
+        self.preset = lead.rule_presets[1] if len(lead.rule_presets) > 1 else None
+        self.number_fact = next((f.name for f in minor.facts if f.kind == "int"), None)
+
+
+def choices(archive, declared: Declared) -> dict[str, str]:
     """What the filters that name a value ask each archive for, chosen the same way in both (the
     labels name the rule, so that sizes compare): P, the player (``player_name``); C, the most
-    common contract; E, the rarest end reason with a page (50) of games or more; and the week
-    before the newest game. A value with fewer matches than a page at N/100 (3NT had 14 at
-    2,000 games) would time a shorter page there, not the same question."""
-    from sqlalchemy import text
-
+    common value of the main game's text fact (``Declared``); E, the rarest end reason with a
+    page (50) of games or more; K, the main game's finding kind fewest games have (none, with
+    bots: the first such in its declared order); and the week before the newest game. A value
+    with fewer matches than a page at N/100 (3NT had 14 at 2,000 games) would time a shorter
+    page there, not the same question."""
     with archive.engine.connect() as conn:
         def tags(prefix: str) -> list[tuple[str, int]]:
             return [(k[len(prefix):], n) for k, n in conn.execute(text(
                 "SELECT key, listed_games FROM counters WHERE kind = 'tag' AND key LIKE :p"), {"p": prefix + "%"})]
-        contracts = sorted(tags("fact:contract="), key=lambda kn: (-kn[1], kn[0]))
+        common = (sorted(tags(f"fact:{declared.text_fact}="), key=lambda kn: (-kn[1], kn[0]))
+                  if declared.text_fact else [])
         ends = (sorted((kn for kn in tags("end:") if kn[1] > 50), key=lambda kn: (kn[1], kn[0]))
                 or sorted(tags("end:"), key=lambda kn: (-kn[1], kn[0])))  # a tiny archive: the commonest
+        kinds = dict(tags("kind:"))
+    rarest_kind = min(declared.finding_kinds, key=lambda k: kinds.get(k, 0), default="")
     newest = archive.list(limit=1).items[0].started_at
-    return {"P": player_name(archive), "C": contracts[0][0], "E": ends[0][0],
+    return {"P": player_name(archive), "C": common[0][0] if common else "", "E": ends[0][0], "K": rarest_kind,
             "from": (newest - timedelta(days=7)).isoformat(), "to": newest.isoformat()}
 
 
-def queries(chosen: dict[str, str]) -> list[tuple[str, str, dict]]:
+def queries(chosen: dict[str, str], declared: Declared) -> list[tuple[str, str, dict]]:
     """(label, kind, arguments): every filter the web and API offer, alone and combined
-    (``chosen``: each archive's own values, see ``choices``)."""
+    (``chosen``: each archive's own values, see ``choices``; the games' filters: ``Declared``)."""
     name = chosen["P"]
     web = {"listed": True, "limit": 50}
+    lead, minor, number = declared.main, declared.minor, declared.number_fact
+    game_filters = []
+    if declared.finding_kinds:
+        game_filters.append(("finding_kind=K (fewest games)", "list", {**web, "finding_kind": chosen["K"]}))
+    game_filters.append(("from/to: the week before the newest game", "list",
+                         {**web, "started_from": chosen["from"], "started_to": chosen["to"]}))
+    if declared.preset:
+        game_filters.append((f"rules={declared.preset}", "list", {**web, "rules": declared.preset}))
+    if declared.text_fact and chosen["C"]:
+        game_filters.append((f"{declared.text_fact}=C (fact: the most common)", "list",
+                             {**web, "fact": f"{declared.text_fact}={chosen['C']}"}))
+    if declared.seat and declared.valued:
+        (seat_fact, seat), (valued, value) = declared.seat, declared.valued
+        game_filters.append((f"{seat_fact}={seat} + {valued}={value}", "list", {**web, seat_fact: seat, valued: value}))
+    game_filters.append(("end_reason=E (the rarest with 50 games)", "list", {**web, "end_reason": chosen["E"]}))
+    if number:
+        game_filters += [(f"{number}>=40 ({minor} fact range)", "list", {**web, "fact": f"{number}>=40"}),
+                         (f"{number}>=40 + bot={BOT}", "list", {**web, "fact": f"{number}>=40", "bot": BOT})]
     return [
         ("newest 50, no filter", "list", web),
-        ("game=uno-lite", "list", {**web, "game": "uno-lite"}),
-        ("bot=greedy (in most games)", "list", {**web, "bot": "greedy"}),
-        ("bot=greedy, CLI (listed or not)", "list", {"limit": 50, "bot": "greedy"}),
-        ("bot=random-1 (exact version)", "list", {**web, "bot": "random-1"}),
+        (f"game={minor}", "list", {**web, "game": minor}),
+        (f"bot={BOT} (in most games)", "list", {**web, "bot": BOT}),
+        (f"bot={BOT}, CLI (listed or not)", "list", {"limit": 50, "bot": BOT}),
+        (f"bot={RARE_BOT}-1 (exact version)", "list", {**web, "bot": f"{RARE_BOT}-1"}),
         ("player=P", "list", {**web, "player": name}),
-        ("bot=greedy + player=P", "list", {**web, "bot": "greedy", "player": name}),
+        (f"bot={BOT} + player=P", "list", {**web, "bot": BOT, "player": name}),
         ("winner=P", "list", {**web, "winner": name}),
         ("has_findings=yes (few or none)", "list", {**web, "has_findings": True}),
         ("has_findings=no", "list", {**web, "has_findings": False}),
-        ("finding_kind=revoke", "list", {**web, "finding_kind": "revoke"}),
-        ("from/to: the week before the newest game", "list",
-         {**web, "started_from": chosen["from"], "started_to": chosen["to"]}),
-        ("rules=all-tricks", "list", {**web, "rules": "all-tricks"}),
-        ("contract=C (fact: the most common)", "list", {**web, "fact": f"contract={chosen['C']}"}),
-        ("declarer=N + result=declarer", "list", {**web, "declarer": "N", "result": "declarer"}),
-        ("end_reason=E (the rarest with 50 games)", "list", {**web, "end_reason": chosen["E"]}),
-        ("turns>=40 (UNO fact range)", "list", {**web, "fact": "turns>=40"}),
-        ("turns>=40 + bot=greedy", "list", {**web, "fact": "turns>=40", "bot": "greedy"}),
+        *game_filters,
         ("player=*P* (wildcard)", "list", {**web, "player": f"*{name}*"}),
-        ("game=uno-lite + has_findings=yes", "list", {**web, "game": "uno-lite", "has_findings": True}),
-        ("game=floating-bridge, oldest first", "list", {**web, "game": "floating-bridge", "sort": "started_at"}),
-        ("page 40 by cursor (bot=greedy)", "deep", {**web, "bot": "greedy"}),
+        (f"game={minor} + has_findings=yes", "list", {**web, "game": minor, "has_findings": True}),
+        (f"game={lead}, oldest first", "list", {**web, "game": lead, "sort": "started_at"}),
+        (f"page 40 by cursor (bot={BOT})", "deep", {**web, "bot": BOT}),
         ("recent (home page)", "recent", {}),
         ("count", "count", {}),
         ("stats by player (web, 200)", "stats", {"by": "player", "listed_only": True, "limit": 200}),
@@ -242,10 +289,10 @@ def queries(chosen: dict[str, str]) -> list[tuple[str, str, dict]]:
     ]
 
 
-def _prepared_calls(archive, chosen: dict[str, str]) -> dict[str, Any]:
+def _prepared_calls(archive, chosen: dict[str, str], declared: Declared) -> dict[str, Any]:
     """Per query label, a function that asks it of ``archive`` and returns its match count."""
     calls = {}
-    for label, kind, kw in queries(chosen):
+    for label, kind, kw in queries(chosen, declared):
         kw = dict(kw)
         if kind == "deep":
             cursor = None
@@ -275,12 +322,11 @@ def time_queries(urls: list[str], runs: int) -> tuple[list, list[dict], list[dic
     shared machine's load drifts over minutes, and timing one archive after the other put the
     drift into the ratio (an unfiltered page, the same work at both sizes, once measured 2.04).
     Returns the queries asked and, per archive, ``{label: (matches, p50, p99)}`` and its choices."""
-    from archive import Archive
-
+    declared = Declared()
     archives = [Archive(url, salt="bench") for url in urls]
-    chosen = [choices(a) for a in archives]
-    calls = [_prepared_calls(a, c) for a, c in zip(archives, chosen)]
-    asked = queries(chosen[0])
+    chosen = [choices(a, declared) for a in archives]
+    calls = [_prepared_calls(a, c, declared) for a, c in zip(archives, chosen)]
+    asked = queries(chosen[0], declared)
     out: list[dict] = [{} for _ in urls]
     for label, _, _ in asked:
         matches = [c[label]() for c in calls]  # warm
@@ -303,10 +349,6 @@ def reading_ratio(rounds: int = 9, count: int = 300, chunk: int = 20) -> dict[st
     """``parse_log(text)`` over ``json.loads(text)`` of the same texts, for every game, measured
     as ``bench/engine.py`` measures it (thread CPU time, ``chunk`` logs of each in turn, the
     median of every chunk's ratio over the ``rounds``; each log dropped once read)."""
-    from engine import reading_ratio as engine_reading_ratio, selfplay_logs  # bench/engine.py
-    from replay.games import names
-    from replay.log import parse_log
-
     out = {}
     for name in names():
         texts = [log.canonical_json() for log in selfplay_logs(name, count)]
@@ -372,8 +414,11 @@ def bench_backend(backend: str, make_url, folders: list[Path], n: int, runs: int
     else:
         asked, (big,), (name,) = time_queries([full_url], runs)
     size_small = len(small_folders) if small_folders else 0
-    for label, rule in (("P", "the first named player of the newest game a greedy bot played"),
-                        ("C", "the most common contract"), ("E", "the rarest end reason with over 50 games")):
+    declared = Declared()
+    for label, rule in (("P", f"the first named player of the newest game a {BOT} bot played"),
+                        ("C", f"the most common {declared.text_fact}"),
+                        ("E", "the rarest end reason with over 50 games"),
+                        ("K", f"the {declared.main} finding kind fewest games have")):
         print(f"{label} = {name[label]} at {n:,} games" + (f", {small_name[label]} at {size_small:,}" if small else "")
               + f" ({rule})")
     print(f"listings (listed games, 50 a page) and statistics, {runs} runs each: p50 / p99 in ms at "
@@ -430,8 +475,6 @@ def main() -> None:
         if args.pg_url:
             base = args.pg_url
         else:
-            from archive.pgserver import PostgresServer, find_bindir
-
             bindir = find_bindir()
             if bindir is None:
                 raise SystemExit("PostgreSQL binaries not found: give --pg-url")
@@ -443,8 +486,7 @@ def main() -> None:
             print(f"PostgreSQL {bindir.parent.name}, started here with {settings} (fsync off: a benchmark)")
             base = server.url()
         try:
-            import psycopg
-            from sqlalchemy.engine import make_url
+            import psycopg  # the postgres extra: only for this backend
 
             plain = make_url(base).set(drivername="postgresql")
 

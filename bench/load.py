@@ -40,6 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from archive import Archive  # noqa: E402
+from archive.uploads import Uploads  # noqa: E402
+from replay.games import get, names  # noqa: E402
+from viewer.assets import Assets  # noqa: E402
+
 MIX = (("code", 0.80), ("archived", 0.15), ("upload", 0.05))
 
 
@@ -52,9 +57,6 @@ def free_port() -> int:
 def fill(db_url: str, games: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, bytes]]]:
     """Store ``games`` public self-play games, every registered game in turn; returns (game,
     code), (game, public id) and (game, upload template) pairs."""
-    from archive import Archive
-    from replay.games import get, names
-
     archive = Archive(db_url)
     registered = names()
     for seed in range(games):
@@ -181,8 +183,6 @@ def main() -> None:
     db_url = f"sqlite:///{tmp / 'archive.db'}"
     t0 = time.perf_counter()
     codes, ids, templates = fill(db_url, args.games)
-    from replay.games import names
-
     per_game = {game: sum(1 for g, _ in ids if g == game) for game in names()}
     print(f"filled the archive with {len(ids)} games ({len(codes)} with codes; "
           + ", ".join(f"{game} {n}" for game, n in per_game.items()) + f") in {time.perf_counter() - t0:.1f} s")
@@ -238,8 +238,6 @@ def main() -> None:
         ctx = multiprocessing.get_context("fork")
         queue = ctx.Queue()
         start_at = time.monotonic() + 1.0
-        from viewer.assets import Assets
-
         probe_path = Assets().url("favicon.svg")
         per = [args.users // processes + (1 if i < args.users % processes else 0) for i in range(processes)]
         procs = [ctx.Process(target=client_process, args=(port, n, start_at, args.duration, codes, ids, templates,
@@ -277,8 +275,6 @@ def main() -> None:
               f"{percentile(lat, 50):>9.1f}{percentile(lat, 90):>9.1f}{percentile(lat, 99):>9.1f}"
               f"{max(lat or [0]):>9.1f}{errs:>8}")
 
-    from replay.games import names
-
     games = [game for game in names() if any(g == game for g, _ in ids)]  # registry order
     for kind in ("code", "archived", "upload", "all"):  # each kind, then its share of each game
         row(kind, [r for r in results if kind == "all" or r[0] == kind])
@@ -299,9 +295,6 @@ def main() -> None:
         print("errors:", ", ".join(f"{k}: {v}" for k, v in sorted(shown.items())))
 
     tokens = [r[3] for r in results if r[0] == "upload" and r[2] == 201]
-    from archive import Archive
-    from archive.uploads import Uploads
-
     archive = Archive(db_url)
     store = Uploads(archive)
     missing = [t for t in tokens if not t or store.by_token(t) is None]

@@ -6,8 +6,9 @@
 
 ``--browser`` drives Debian's Chromium (/usr/bin/chromium) with Playwright over its DevTools
 protocol, on a desktop profile (1366 x 900) and a phone profile (375 x 812, touch, CPU slowed
-4x with ``Emulation.setCPUThrottlingRate``). For a bridge page (/r/<code>) and an UNO Lite page
-(/g/<id>) it measures the time from navigation until the board answers a key (→ pressed every
+4x with ``Emulation.setCPUThrottlingRate``). For the first registered game's code page (/r/<code>)
+and the second's archived page (/g/<id>) (floating bridge and UNO Lite today; each game's
+``selfplay(3)``) it measures the time from navigation until the board answers a key (→ pressed every
 few ms until the step moves), the slowest key answered in the seconds after that while the page
 scrolls to its charts (so charts that load when seen do so), and the longest main-thread task
 (a ``longtask`` PerformanceObserver, buffered from the start). Beside them, the same figures for
@@ -38,7 +39,10 @@ loopback; the run is bounded by ``--duration`` per route (plus 2 s warm-up each 
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
+import json
+import logging
 import multiprocessing
 import os
 import re
@@ -59,6 +63,11 @@ BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH_DIR]
 sys.path.insert(0, str(ROOT))
 
+from archive import Archive  # noqa: E402
+from replay.codec import encode  # noqa: E402
+from replay.games import get, names  # noqa: E402
+from viewer.app import create_app, get_archive  # noqa: E402
+
 
 #: the seed of every game's self-play game (bridge's seed 3 is the game this bench always timed)
 GAME_SEED = 3
@@ -66,8 +75,6 @@ GAME_SEED = 3
 
 def bench_app():
     """The viewer app with one bare route beside it (gunicorn calls this)."""
-    from viewer.app import create_app
-
     app = create_app()
 
     @app.get("/bare")
@@ -158,8 +165,6 @@ def fetch(port: int, path: str) -> tuple[int, int, bytes, dict[str, str]]:
 
 
 def first_visit(port: int, code: str) -> dict:
-    import gzip
-
     status, page_bytes, body, headers = fetch(port, f"/r/{code}")
     assert status == 200, status
     html = gzip.decompress(body).decode() if headers.get("content-encoding") == "gzip" else body.decode()
@@ -225,8 +230,6 @@ PROFILES = {
 def browser_app(db: str | None = None):
     """The viewer with two bare pages that load only a chart library (no CSP trouble: same origin).
     gunicorn calls this with the archive in ``GAME_REPLAY_DB``."""
-    from viewer.app import create_app
-
     app = create_app({"DB": db} if db else None)
     assets = app.extensions["assets"]
 
@@ -308,11 +311,6 @@ def measure_bare(browser, url: str, profile: dict) -> dict:
 
 
 def browser_main(rounds: int) -> None:
-    import json as json_module
-
-    from replay.games.floating_bridge.bots import play_game
-    from replay.codec import encode
-
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -321,10 +319,12 @@ def browser_main(rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/bench.db"
         app = browser_app(db)
-        from viewer.app import get_archive
-
+        # the first registered game's code page and the second's archived page (or the first's
+        # when it is alone), each game's self-play game of GAME_SEED with its default bots
+        coded, archived = (get(name) for name in (names() * 2)[:2])
         with app.app_context():
-            uno = get_archive().ingest_paths([str(ROOT / "sample_logs" / "uno-lite" / "batch" / "uno-night.jsonl")])[0]
+            stored = get_archive().ingest_bytes(archived.selfplay(GAME_SEED).canonical_json().encode(),
+                                                f"{archived.name}.json")[0]
         # the server runs in its own processes (gunicorn, 2 workers), as in production, so the
         # browser driver here does not slow it down
         port = free_port()
@@ -332,15 +332,13 @@ def browser_main(rounds: int) -> None:
         server = start_gunicorn(port, 2, env, app_spec="bench.viewer:browser_app()")
         base = f"http://127.0.0.1:{port}"
         pages = {
-            "bridge /r/<code>": f"{base}/r/{encode(play_game(seed=3))}",
-            "UNO Lite /g/<id>": f"{base}/g/{uno.public_id}",
+            f"{coded.title} /r/<code>": f"{base}/r/{encode(coded.selfplay(GAME_SEED))}",
+            f"{archived.title} /g/<id>": f"{base}/g/{stored.public_id}",
             "bare: plotly.min.js (4.8 MB)": f"{base}/bare-plotly",
             "bare: plotly-basic.min.js (1.2 MB)": f"{base}/bare-plotly-basic",
         }
         results: dict[tuple[str, str], list[dict]] = {}
         try:
-            import logging
-
             logging.getLogger("werkzeug").setLevel(logging.ERROR)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
@@ -386,7 +384,7 @@ def browser_main(rounds: int) -> None:
     print(f"targets: longest task on desktop <= 200 ms: {desktop * 1000:.0f} ms; "
           f"board answers a key on the phone profile within 1 s: {phone * 1000:.0f} ms")
     if "--json" in sys.argv[1:]:
-        print(json_module.dumps({f"{p}|{n}": r for (p, n), r in summary_rows.items()}))
+        print(json.dumps({f"{p}|{n}": r for (p, n), r in summary_rows.items()}))
 
 
 def main() -> None:
@@ -410,10 +408,6 @@ def main() -> None:
     args = parser.parse_args()
     if not (1 <= args.clients <= 200 and 1 <= args.duration <= 300):
         parser.error("--clients must be 1-200 and --duration 1-300 s")
-
-    from archive import Archive
-    from replay.codec import encode
-    from replay.games import get, names
 
     # one normal game of every registered game, found through the registry alone
     games = []

@@ -1,6 +1,6 @@
 """How fast the double-dummy solver is, beside DDS (endplay's solve_board) in the same run.
 
-    python bench/analysis.py [--deals 12] [--games 12] [--rounds 3] [--seed 1]
+    python bench/floating_bridge/analysis.py [--deals 12] [--games 12] [--rounds 3] [--seed 1]
 
 Pinned to one core. Prints, as medians over rounds:
 - full 52-card deals, partner opposite (the positions DDS also plays): our card_values at the
@@ -22,7 +22,9 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+# the repository's root (two folders up: bench/floating_bridge/), so that the checkout's
+# replay package is the one measured
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 from replay.games.floating_bridge.bots import play_game  # noqa: E402
 from replay.games.floating_bridge import solver  # noqa: E402

@@ -1,21 +1,23 @@
-"""Side by side with another revision's code: ``--against REV`` of ``bench/engine.py`` and ``bench/codes.py``.
+"""Floating bridge side by side with another revision's code: judging and reading (what
+``bench/engine.py`` measures), or codes (what ``bench/codes.py`` measures).
+
+    python bench/floating_bridge/against.py engine 42bbf35 [--games 2000] [--rounds 5]
+    python bench/floating_bridge/against.py codes 42bbf35 [--games 2000] [--rounds 5]
 
 The revision is written out with ``git archive REV | tar -x`` into a temporary folder (nothing
 in the repository changes), and the same floating bridge measurement runs in two worker
-processes, one with that folder first on ``sys.path`` and one with this checkout: the same
-seeded games, every measurement taken in turn (old, new, old, new...), so both see the same load.
-Each figure is the median of its rounds; the ratio is new/old.
+processes (``against_worker.py`` beside this file), one with that folder first on ``sys.path``
+and one with this checkout: the same seeded games, every measurement taken in turn (old, new,
+old, new...), so both see the same load. Each figure is the median of its rounds; the ratio is
+new/old.
 
 Only what both revisions have is used: ``from replay import ...`` (the public API) and the
 self-play bots and codec, found where each revision keeps them.
-
-Run as a worker (``python bench/against.py --worker ROOT KIND GAMES``) it reads one command
-per line on stdin (``measure NAME``) and answers one JSON line each: the seconds one pass over
-the corpus took. The driver takes every measurement in turn, old then new.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -23,66 +25,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))  # bench/floating_bridge/ -> the repository
+WORKER = os.path.join(HERE, "against_worker.py")
+sys.path.insert(0, ROOT)
 
-
-# --- the worker: runs inside either revision ------------------------------------------------
-
-def _bridge(root: str):
-    """(play_game, parse_log, encode, decode) of the code under ``root``."""
-    sys.path.insert(0, root)
-    from replay import parse_log
-    try:
-        from replay.games.floating_bridge.bots import play_game
-    except ImportError:  # releases before games became modules
-        from replay.bots import play_game
-    from replay.codec import decode, encode
-    return play_game, parse_log, encode, decode
-
-
-def _corpus(play_game, games: int) -> list:
-    """The seeded games bench/engine.py judges: both bots, both presets."""
-    bots = ("greedy", "random")
-    return [play_game(seed, bots[seed % 2], rules="bridgebot" if seed % 4 < 2 else "all-tricks")
-            for seed in range(games)]
-
-
-def _timed(func) -> float:
-    start = time.perf_counter()
-    func()
-    return time.perf_counter() - start
-
-
-def worker(root: str, kind: str, games: int) -> None:
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    except (AttributeError, OSError):
-        pass
-    play_game, parse_log, encode, decode = _bridge(root)
-    logs = _corpus(play_game, games)
-    texts = [log.canonical_json() for log in logs]
-    codes = [encode(log) for log in logs]
-    fixed = {"lengths": [len(c) for c in codes], "codes": codes}
-    print(json.dumps({"ready": True, **(fixed if kind == "codes" else {})}), flush=True)
-    measures = {
-        "engine": {
-            "loads": lambda: [json.loads(t) for t in texts],
-            "read": lambda: [parse_log(t) for t in texts],
-            "judge": lambda: [log.replay() for log in logs],
-        },
-        "codes": {
-            "encode": lambda: [encode(log) for log in logs],
-            "decode": lambda: [decode(code) for code in codes],
-        },
-    }[kind]
-    for line in sys.stdin:  # "measure NAME": the seconds one pass over the corpus takes
-        command, _, name = line.strip().partition(" ")
-        if command != "measure" or name not in measures:
-            break
-        print(json.dumps({name: _timed(measures[name])}), flush=True)
+# reads version 1 and 2 codes: both revisions' codes are compared by their payloads
+from replay.games.floating_bridge.codec.compact import read_payload  # noqa: E402
 
 
 # --- the driver -----------------------------------------------------------------------------
@@ -94,7 +44,7 @@ def materialise(rev: str) -> str:
                              capture_output=True, check=False)
     if archive.returncode:
         shutil.rmtree(folder)
-        raise SystemExit(f"--against {rev}: {archive.stderr.decode(errors='replace').strip()}")
+        raise SystemExit(f"revision {rev}: {archive.stderr.decode(errors='replace').strip()}")
     subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
     return folder
 
@@ -102,14 +52,14 @@ def materialise(rev: str) -> str:
 class Worker:
     def __init__(self, root: str, kind: str, games: int):
         self.process = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--worker", root, kind, str(games)],
+            [sys.executable, WORKER, root, kind, str(games)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root)
         self.ready = self._answer()
 
     def _answer(self) -> dict:
         line = self.process.stdout.readline()
         if not line:
-            raise SystemExit(f"the worker in {self.process.args[3]} stopped (exit {self.process.wait()})")
+            raise SystemExit(f"the worker in {self.process.args[2]} stopped (exit {self.process.wait()})")
         return json.loads(line)
 
     def measure(self, name: str) -> float:
@@ -173,9 +123,6 @@ def print_codes(rev: str, games: int, rounds: int) -> None:
     old_codes, new_codes = found["ready_old"]["codes"], found["ready_new"]["codes"]
     old_len, new_len = found["ready_old"]["lengths"], found["ready_new"]["lengths"]
     same = sum(a == b for a, b in zip(old_codes, new_codes))
-    sys.path.insert(0, ROOT)
-    from replay.games.floating_bridge.codec.compact import read_payload  # reads version 1 and 2 codes
-
     same_payload = sum(read_payload(a) == read_payload(b) for a, b in zip(old_codes, new_codes))
     diffs = sorted({b - a for a, b in zip(old_len, new_len)})
     print(f"\nfloating bridge codes beside {rev} ({games:,} seeded games, median of {rounds} rounds, each "
@@ -189,8 +136,17 @@ def print_codes(rev: str, games: int, rounds: int) -> None:
         print(f"  {label:<32} {old[key]:>12,.0f} {new[key]:>12,.0f} {new[key] / old[key]:>8.3f}")
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=tuple(MEASURES), help="engine: judging and reading; codes: encode and decode")
+    parser.add_argument("rev", metavar="REV", help="the revision to measure beside this checkout (e.g. 42bbf35)")
+    parser.add_argument("--games", type=int, default=2000, help="seeded games (default 2,000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per side (default 5)")
+    args = parser.parse_args()
+    if args.games < 1 or args.rounds < 1:
+        parser.error("--games and --rounds must be at least 1")
+    (print_engine if args.kind == "engine" else print_codes)(args.rev, args.games, args.rounds)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:
-        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    else:
-        raise SystemExit("use bench/engine.py --against REV or bench/codes.py --against REV")
+    main()
