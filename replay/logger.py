@@ -1,12 +1,12 @@
 """GameLogger: what a bot calls while a game is played, for every registered game.
 
-``GameLogger(game=..., ...)`` hands out the game's own logger (``GAME.Logger``): floating
-bridge's ``BridgeLogger`` by default, ``UnoLogger`` for ``game="uno-lite"``... Each has the
-game's own verbs, and every one saves its log atomically with :func:`save_log`.
+``GameLogger(game=..., ...)`` hands out the game's own logger (``GAME.Logger``), the first
+registered game's by default. Each has the game's own verbs, and every one saves its log
+atomically with :func:`save_log`.
 
->>> uno = GameLogger(game="uno-lite", game_id="room-7/1")
->>> type(uno).__name__, GameLogger(game="coup").__class__.__name__, type(GameLogger()).__name__
-('UnoLogger', 'CoupLogger', 'BridgeLogger')
+>>> from replay.games import get, names
+>>> type(GameLogger(game_id="room-7/1")) is get(names()[0]).Logger
+True
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .codec import replay_url
 from .errors import ReplayError
+from .games import get, names
 
 
 class LoggerStateError(ReplayError):
@@ -70,25 +72,25 @@ class BaseLogger:
     def link(self, base: str, names: bool = True) -> str:
         """The "View the replay" link of the ended game: ``{base}/r/{code}`` (names in
         ``?players=`` unless ``names=False``)."""
-        from .codec import replay_url
-
         if self.replay is None:
             raise LoggerStateError("link() needs an ended game: call end() first")
         return replay_url(self.replay, base, names=names)
 
 
 class GameLogger:
-    """The logger of a game: ``GameLogger(game="uno-lite", ...)`` is ``UnoLogger(...)``.
+    """The logger of a game: ``GameLogger(game=name, ...)`` is ``get(name).Logger(...)``.
 
-    The default game is floating bridge, the first this library logged, so a bridge bot's
-    ``GameLogger(game_id=..., players=...)`` needs no ``game``. The keyword arguments are the
-    game's logger's own (``docs/games/<game>.md``).
+    The default game is the first registered one (``replay.games.names()[0]``, the first this
+    library logged), so its bots' ``GameLogger(game_id=..., players=...)`` needs no ``game``.
+    The keyword arguments are the game's logger's own (``docs/games/<game>.md``). A game with no
+    logger raises ``LoggerStateError``.
     """
 
-    def __new__(cls, *args: Any, game: str = "floating-bridge", **kwargs: Any) -> Any:
-        from .games import get
-
-        return get(game).Logger(*args, **kwargs)
+    def __new__(cls, *args: Any, game: str | None = None, **kwargs: Any) -> Any:
+        module = get(names()[0] if game is None else game)
+        if module.Logger is None:
+            raise LoggerStateError(f"{module.title} has no logger for bots")
+        return module.Logger(*args, **kwargs)
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

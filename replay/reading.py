@@ -32,6 +32,8 @@ from typing import Any, Callable, Iterable, Mapping
 from pydantic import BaseModel, ValidationError
 from pydantic_core import SchemaValidator
 
+from .games import UnknownGameError, game_for_format
+
 #: where a log says which game it is; only a hint (the reading validator checks ``format`` itself)
 _FORMAT = re.compile(r'"format"\s*:\s*"([^"\\]{1,100})"')
 #: how many spellings other than the canonical ones a lookup remembers
@@ -180,13 +182,11 @@ def read_text(text: str) -> Any:
     fmt = found.group(1)
     reader = _READERS.get(fmt)
     if reader is None:
-        from .games import UnknownGameError, game_for_format
-
         try:
             game = game_for_format(fmt)
         except UnknownGameError:
             return None
-        reader = getattr(game, "read_json", None)
+        reader = game.read_json
         if reader is None:
             return None
         _READERS[fmt] = reader

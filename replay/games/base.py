@@ -18,7 +18,26 @@ findings it caused. A *fatal* finding leaves the position undefined and rule che
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
+import re
 from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+
+from replay.text import clean_name
+
+
+def seat_text(seat: object) -> str:
+    """A seat as the log writes it: the one normaliser of seat names. Seats that are enums give
+    their name, seats that are text (or numbers) their text.
+
+    >>> import enum
+    >>> seat_text(enum.Enum("Side", "LEFT RIGHT").LEFT), seat_text("P2"), seat_text(3)
+    ('LEFT', 'P2', '3')
+    """
+    if isinstance(seat, str):
+        return seat
+    if isinstance(seat, Enum):
+        return seat.name
+    return str(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +46,13 @@ class Finding:
 
     ``step`` is the index of the replay step the breach produced (for a fatal breach, the last
     step before it); ``event`` is the index in the log's ``events`` (``None`` for the setup
-    or the ``end`` object); ``seat`` is the seat's name as the log writes it.
+    or the ``end`` object); ``seat`` is the seat as the game's engine keeps it (its name as
+    the log writes it, or a member of the game's own seat enum: ``seat_text`` gives its name).
     """
 
     step: int
     kind: str
-    seat: str | None
+    seat: Any
     message: str
     event: int | None = None
     fatal: bool = False
@@ -42,7 +62,7 @@ class Finding:
             "step": self.step,
             "event": self.event,
             "kind": self.kind,
-            "seat": self.seat,
+            "seat": None if self.seat is None else seat_text(self.seat),
             "message": self.message,
             "fatal": self.fatal,
         }
@@ -159,8 +179,6 @@ class Fact:
         if self.values and value not in self.values:
             raise ValueError(f"{self.name} must be {' or '.join(self.values)}, not {text!r}")
         if self.pattern is not None:
-            import re
-
             if not re.fullmatch(self.pattern, str(value)):
                 raise ValueError(f"{self.name}: {text!r} does not look like {self.help or self.pattern}")
         return value
@@ -170,6 +188,19 @@ class Fact:
         if value is None or value == "":
             return ""
         return self.show(value) if self.show is not None else str(value)
+
+
+@dataclass(frozen=True)
+class ForeignFormat:
+    """A text format of another program's logs that a game reads (``GAME.readers``), told by
+    its content: ``looks_like(text)``; ``read(text, name)`` gives the game's log model or raises
+    ``replay.log.LogFormatError``. ``read_games(text, name)``, where a file may hold several
+    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``."""
+
+    name: str
+    looks_like: Callable[[str], bool]
+    read: Callable[[str, "str | None"], Any]
+    read_games: Callable[[str, "str | None"], Sequence[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -218,9 +249,8 @@ class GameModule:
     Log: ClassVar[type]          # pydantic model of the whole log
     #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
     Logger: ClassVar[type | None] = None
-    #: text formats ``replay.log.read_logs`` recognises by content: modules or objects with
-    #: ``looks_like(text)`` and ``read(text, name)``
-    readers: ClassVar[tuple[Any, ...]] = ()
+    #: text formats of other programs ``replay.log.read_logs`` recognises by content
+    readers: ClassVar[tuple[ForeignFormat, ...]] = ()
     #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
     #: (``replay.reading``); accepts no more than ``parse`` and builds the same models
     read_json: ClassVar[Callable[[str], Any] | None] = None
@@ -234,6 +264,8 @@ class GameModule:
     #: a codec with codes of the game's own shape (``claims``, ``encode``, ``decode``,
     #: ``is_fallback``, ``is_legacy``), asked before the generic one; or None
     text_codec: ClassVar[Any] = None
+    #: what ``game-replay decode`` calls a code the text codec reads as legacy (``is_legacy``)
+    legacy_code_label: ClassVar[str] = "original code"
     # -- outcome, facts, roles ------------------------------------------------------------------
     #: the facts ``Outcome.facts`` may hold, in the order listings show them
     facts: ClassVar[tuple[Fact, ...]] = ()
@@ -246,6 +278,10 @@ class GameModule:
     exports: ClassVar[tuple[Export, ...]] = ()
     #: self-play bots by name
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = {}
+    #: the bots ``selfplay`` seats when none are named (``game-replay selfplay`` without ``--bot``)
+    default_bots: ClassVar[tuple[str, ...]] = ()
+    #: the rule presets a game can be played under (``selfplay --rules``); empty: one set of rules
+    rule_presets: ClassVar[tuple[str, ...]] = ()
     #: click commands ``replay.cli`` adds
     commands: ClassVar[tuple[Any, ...]] = ()
     #: the folder of the game's bundled sample logs, or None
@@ -277,6 +313,11 @@ class GameModule:
         raise NotImplementedError
 
     # -- with defaults --------------------------------------------------------------------------
+    def finish(self, state: State) -> list[Finding]:
+        """The findings of a log that ends at ``state`` (checks only the end of the log can make:
+        a seat that had to answer and did not...); none by default."""
+        return []
+
     def selfplay(self, seed: int, bots: Sequence[str] = (), **options: Any) -> Any:
         """A seeded bot game's log."""
         raise NotImplementedError(f"{self.title} has no self-play")
@@ -285,12 +326,14 @@ class GameModule:
         """How the log model keys its players (bridge: ``Seat``); the name itself by default."""
         return name
 
-    def seat_order(self, log: Any) -> list[str]:
-        """A log's seats in table order: the order of a link's ``players=`` names."""
-        if self.seats:
-            return list(self.seats)
-        players = getattr(log, "players", None) or ()
-        return [getattr(p, "name", str(p)) for p in players]
+    def log_seats(self, log: Any) -> tuple[str, ...]:
+        """The seats a log lists itself, in table order, for a game whose tables vary (its
+        players' ids); ``()`` for a game whose seats are always ``seats``."""
+        return ()
+
+    def seat_order(self, log: Any) -> tuple[str, ...]:
+        """A log's seats in table order, as text: the order of a link's ``players=`` names."""
+        return self.log_seats(log) or tuple(self.seats)
 
     def describe(self, replay: Any) -> str:
         """One line about a judged game for listings and the CLI (default: the title)."""
@@ -299,7 +342,22 @@ class GameModule:
         return replay.summary_line()
 
     def describe_code(self, replay: Any) -> list[str]:
-        """Lines ``game-replay decode`` prints about a game after its summary line."""
+        """Lines ``game-replay decode`` prints about a game after its summary line (before its
+        findings). The default: the game's title, end and winners, the players by seat, and the
+        number of events."""
+        log = replay.log
+        winners = ", ".join(replay.winners) or "nobody"
+        lines = [f"  game {self.title}, end {replay.end_reason}, won by {winners}"]
+        named = {seat_text(seat): player.name for seat, player in log.players.items() if player.name}
+        if named:
+            lines.append("  players: " + ", ".join(f"{seat} {clean_name(named[seat]) or '-'}" if seat in named else f"{seat} -"
+                                                   for seat in self.seat_order(log)))
+        lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
+        return lines
+
+    def replay_lines(self, replay: Any) -> list[str]:
+        """Lines ``game-replay replay`` prints about a judged game after its summary line (the
+        game's own facts worth a line); none by default."""
         return []
 
     def fact(self, name: str) -> Fact | None:

@@ -280,11 +280,6 @@ class CoupLog(_Open, Envelope):
         """The seats in table order: as ``players`` lists them (``hands`` when there are no players)."""
         return tuple(self.players) if self.players else tuple(self.hands)
 
-    def replay(self):
-        """Judge the game: a ``CoupReplay``."""
-        from .replay import CoupReplay
-
-        return CoupReplay.from_log(self)
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games import game_for_format
+from replay.games.base import Finding, GameModule, Outcome
 
 from .cards import ACTION_CLAIM, CARD_NAMES, CARD_TEXT, KINDS
 from .engine import GAME_EVENTS, CoupState
@@ -137,10 +138,8 @@ class CoupReplay:
     _steps: list[Step] | None = None
 
     @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    def game(self) -> GameModule:
+        return game_for_format(self.log.format)
 
     @classmethod
     def from_log(cls, log: CoupLog) -> "CoupReplay":

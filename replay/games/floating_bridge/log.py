@@ -280,13 +280,6 @@ class GameLog(_Open, Envelope):
         finally:
             _NOTATION.reset(token)
 
-    # -- convenient views
-    def replay(self):
-        """Judge the game: a ``GameReplay``."""
-        from .game import GameReplay  # the judged replay is above the model: imported when asked
-
-        return GameReplay.from_log(self)
-
 
 # --- errors ----------------------------------------------------------------------------------
 

@@ -234,11 +234,6 @@ class PartyLog(_Open, Envelope):
         """The invited seats in table order."""
         return tuple(self.players)
 
-    def replay(self):
-        """Judge the game: a ``PartyReplay``."""
-        from .replay import PartyReplay
-
-        return PartyReplay.from_log(self)
 
 
 class _SeatError(ValueError):

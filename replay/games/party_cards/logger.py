@@ -43,6 +43,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from urllib.error import HTTPError, URLError
+from urllib.request import Request, urlopen
+
+from replay.codec import encode
 from replay.errors import ReplayError
 from replay.logger import BaseLogger, LoggerStateError
 
@@ -260,8 +264,6 @@ class PartyLogger(BaseLogger):
         """
         if self.replay is None:
             raise LoggerStateError("link() needs an ended game: call end() first")
-        from replay.codec import encode
-
         base = base.rstrip("/")
         code = encode(self.replay.log)
         code_url = f"{base}/r/{code}"
@@ -336,9 +338,6 @@ def _reason(answer: Any) -> str:
 
 def _post_json(url: str, body: bytes, headers: dict[str, str], timeout: float, code_url: str) -> Any:
     """POST to the archive and read its JSON answer; ``ArchiveLinkError`` says what failed."""
-    from urllib.error import HTTPError, URLError
-    from urllib.request import Request, urlopen
-
     if not url.startswith(("http://", "https://")):
         raise ArchiveLinkError(f"the archive address must start with http:// or https://, not {url[:40]!r}", code_url)
     request = Request(url, data=body, method="POST", headers={"Accept": "application/json", **headers})

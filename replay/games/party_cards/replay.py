@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games import game_for_format
+from replay.games.base import Finding, GameModule, Outcome
 
 from .cards import fill_blanks
 from .engine import IN, LEFT, STATUS_NAMES, PartyState
@@ -80,10 +81,8 @@ class PartyReplay:
     _steps: list[Step] | None = None
 
     @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    def game(self) -> GameModule:
+        return game_for_format(self.log.format)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

@@ -194,12 +194,6 @@ class UnoLog(_Open, Envelope):
                                       "are allowed", {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
         return self
 
-    # -- views
-    def replay(self):
-        """Judge the game: an ``UnoReplay``."""
-        from .replay import UnoReplay
-
-        return UnoReplay.from_log(self)
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games import game_for_format
+from replay.games.base import Finding, GameModule, Outcome
 
 from .cards import CARD_EMOJI, CARD_TEXT, KINDS
 from .engine import SEAT_INDEX, SEATS, UnoState
@@ -104,10 +105,8 @@ class UnoReplay:
     _steps: list[Step] | None = None
 
     @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    def game(self) -> GameModule:
+        return game_for_format(self.log.format)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
