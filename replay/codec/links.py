@@ -24,7 +24,6 @@ from __future__ import annotations
 __all__ = ["MAX_NAME_LENGTH", "NAMES_PARAMETER", "NamesError", "clean_name", "format_names", "names_by_seat",
            "one_line", "parse_link", "parse_names"]
 
-import re
 from typing import Mapping, Sequence
 from urllib.parse import quote, unquote, urlsplit
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, SEATS, Card, Seat
-from .engine import OVER, PLAY, Game, game_at_step
+from .engine import OVER, PLAY, Game
+from .engine import game_at_step  # noqa: F401  (its home was here: tests and docs import it from here)
 from .solver import Position, best_cards, card_values, solve
 
 if TYPE_CHECKING:  # pragma: no cover
