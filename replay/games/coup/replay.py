@@ -19,17 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.errors import ReplayError
-from replay.games import game_for_format
-from replay.games.base import Finding, GameModule, Outcome
+from replay.games.base import Finding, Outcome
+from replay.kit.replay import BaseReplay, SeatError
 
 from .cards import ACTION_CLAIM, CARD_NAMES, CARD_TEXT, KINDS
 from .engine import GAME_EVENTS, CoupState
 from .log import CoupLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class Step(NamedTuple):
@@ -121,7 +116,7 @@ def _mark(bluff: bool | None, knows: bool) -> str:
 
 
 @dataclass(slots=True)
-class CoupReplay:
+class CoupReplay(BaseReplay):
     """A game judged under the Coup rules: findings, winner, coins and, on first use, its steps."""
 
     log: CoupLog
@@ -136,10 +131,7 @@ class CoupReplay:
     step_count: int
     event_steps: list[int] = field(default_factory=list)
     _steps: list[Step] | None = None
-
-    @property
-    def game(self) -> GameModule:
-        return game_for_format(self.log.format)
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     @classmethod
     def from_log(cls, log: CoupLog) -> "CoupReplay":
@@ -152,25 +144,10 @@ class CoupReplay:
             turns=state.turns, coins=dict(zip(seats, state.coins)), influence=dict(zip(seats, state.influence)),
             eliminated=[seats[i] for i in state.eliminated], step_count=state.steps + 1, event_steps=event_steps)
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the deal, then one per game event."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
     @property
     def seats(self) -> tuple[str, ...]:
         return self.log.seat_order
-
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
 
     def __repr__(self) -> str:
         return f"<CoupReplay {self.summary_line()}>"

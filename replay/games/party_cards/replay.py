@@ -18,16 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games import game_for_format
-from replay.games.base import Finding, GameModule, Outcome
+from replay.games.base import Finding, Outcome
+from replay.kit.replay import BaseReplay, SeatError
 
 from .cards import fill_blanks
 from .engine import IN, LEFT, STATUS_NAMES, PartyState
 from .log import PartyLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class RoundError(ReplayError, ValueError):
@@ -63,7 +59,7 @@ class Step(NamedTuple):
 
 
 @dataclass(slots=True)
-class PartyReplay:
+class PartyReplay(BaseReplay):
     """A game judged under the party-cards rules: findings, winner, scores and, on first use, steps."""
 
     log: PartyLog
@@ -79,10 +75,7 @@ class PartyReplay:
     event_steps: list[int] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # answer card id -> text
     _steps: list[Step] | None = None
-
-    @property
-    def game(self) -> GameModule:
-        return game_for_format(self.log.format)
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -99,25 +92,10 @@ class PartyReplay:
             step_count=state.steps + 1, event_steps=event_steps, texts=state.texts,
         )
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the setup, then one per game event (chat makes none)."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
     @property
     def seats(self) -> tuple[str, ...]:
         return self.log.seats
-
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
 
     def name(self, seat: "str | int | None") -> str:
         """A seat's player name (the seat itself when the log names nobody)."""

@@ -15,17 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.errors import ReplayError
-from replay.games import game_for_format
-from replay.games.base import Finding, GameModule, Outcome
+from replay.games.base import Finding, Outcome
+from replay.kit.replay import BaseReplay, SeatError
 
 from .cards import CARD_EMOJI, CARD_TEXT, KINDS
 from .engine import SEAT_INDEX, SEATS, UnoState
 from .log import UnoLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class Step(NamedTuple):
@@ -84,7 +79,7 @@ def _show(card: int) -> str:
 
 
 @dataclass(slots=True)
-class UnoReplay:
+class UnoReplay(BaseReplay):
     """A game judged under the UNO Lite rules: findings, winner and, on first use, its steps.
 
     Judging is one engine pass; the per-step snapshots are built by a second pass the first
@@ -103,10 +98,7 @@ class UnoReplay:
     step_count: int
     event_steps: list[int] = field(default_factory=list)  # step index visible at each event
     _steps: list[Step] | None = None
-
-    @property
-    def game(self) -> GameModule:
-        return game_for_format(self.log.format)
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -122,22 +114,7 @@ class UnoReplay:
             event_steps=event_steps,
         )
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the deal, then one per play, draw and pass."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
-
     def __repr__(self) -> str:
         return f"<UnoReplay {self.summary_line()}>"
 

@@ -1,0 +1,58 @@
+"""The base of a judged game: what every game's replay shares.
+
+A game's replay is a ``@dataclass(slots=True)`` built on ``BaseReplay`` with at least the
+fields ``log``, ``findings``, ``winner`` (the winning seat or None), ``_steps`` (``None`` until
+the steps are first read) and a static ``_run(log, record_steps)`` that makes one engine pass
+and returns ``(state, findings, event_steps, steps)``. The base gives the game module
+(``game``, through the registry), the steps on first use, ``winners`` and ``is_clean``.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(slots=True)
+... class Toy(BaseReplay):
+...     log: object
+...     findings: list
+...     winner: str | None
+...     _steps: list | None = None
+...     _run = staticmethod(lambda log, record_steps: (None, [], [], ["deal", "move"]))
+>>> toy = Toy(log=None, findings=[], winner="P2")
+>>> toy.steps, toy.winners, toy.is_clean
+(['deal', 'move'], ['P2'], True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ReplayError
+from ..games import game_for_format
+from ..games.base import GameModule
+
+
+class SeatError(ReplayError, ValueError):
+    """A perspective seat that the game does not have."""
+
+
+class BaseReplay:
+    """What every judged game shares (see the module's documentation)."""
+
+    __slots__ = ()
+
+    @property
+    def game(self) -> GameModule:
+        """The game module that judged this game (found by the log's ``format``)."""
+        return game_for_format(self.log.format)  # type: ignore[attr-defined]
+
+    @property
+    def steps(self) -> list[Any]:
+        """Every position, step 0 the setup: recorded by a second engine pass on first use."""
+        if self._steps is None:  # type: ignore[attr-defined]
+            self._steps = self._run(self.log, record_steps=True)[3]  # type: ignore[attr-defined]
+        return self._steps  # type: ignore[attr-defined]
+
+    @property
+    def winners(self) -> list[str]:
+        return [] if self.winner is None else [self.winner]  # type: ignore[attr-defined]
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.findings  # type: ignore[attr-defined]
