@@ -48,15 +48,9 @@ from urllib.request import Request, urlopen
 
 from replay.codec import encode
 from replay.errors import ReplayError
-from replay.logger import BaseLogger, LoggerStateError
+from replay.logger import BaseLogger, LoggerInputError, LoggerStateError
 
-from .log import (
-    DEFAULT_HAND_SIZE, END_REASONS, FORMAT, MAX_CARD_TEXT, MAX_ID, MAX_SEAT, MAX_SEATS, MAX_TEXT, PartyLog, parse,
-)
-
-
-class LoggerInputError(ReplayError, ValueError):
-    """An argument that names no seat, card, question or end reason."""
+from .log import DEFAULT_HAND_SIZE, END_REASONS, FORMAT, MAX_CARD_TEXT, MAX_ID, MAX_SEAT, MAX_SEATS, MAX_TEXT
 
 
 class ArchiveLinkError(ReplayError):
@@ -138,6 +132,9 @@ def _question(value: Any) -> dict[str, Any]:
 class PartyLogger(BaseLogger):
     """Record one party-cards game as ``party-cards/1``."""
 
+    format = FORMAT
+    end_reasons = END_REASONS
+    max_chat = MAX_TEXT
     before_deal = "call deal() before logging the lobby, rounds or chat"
 
     def __init__(
@@ -228,27 +225,6 @@ class PartyLogger(BaseLogger):
     def leave(self, seat: Any, t: int | None = None) -> None:
         self._event({"type": "leave", "seat": self._seat(seat)}, t)
 
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = self._seat(seat)
-        text = str(text)
-        if len(text) > MAX_TEXT:
-            raise LoggerInputError(f"a chat text has at most {MAX_TEXT} characters, not {len(text)}")
-        event["text"] = text
-        self._event(event, t)
-
-    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
-        """Close the log, save it (when the logger has a directory) and return the PartyReplay."""
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("nothing to end: call deal() first")
-        if reason not in END_REASONS:
-            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        end: dict[str, Any] = {"reason": reason}
-        if winner is not None:
-            end["winner"] = self._seat(winner)
-        return self._close(end, t)
 
     def link(self, base: str, *, archive_url: str | None = None, publish: bool = True,
              limit: int = LINK_CODE_LIMIT, timeout: float = 10.0) -> ReplayLink:
@@ -303,27 +279,17 @@ class PartyLogger(BaseLogger):
         return ReplayLink(url=url, stored=True, public_id=public_id, delete_token=delete_token, notice=notice)
 
     # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+    def seat_name(self, value: Any) -> str:
+        return self._seat(value)
+
+    def _fields(self) -> dict[str, Any]:
+        """The setup's fields of the log (``BaseLogger.to_dict`` adds the envelope's and events)."""
+        data: dict[str, Any] = {}
         data["players"] = self.players
         data["score_limit"] = self.score_limit
         data["hand_size"] = self.hand_size
         data["hands"] = self._hands
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
         return data
-
-    def to_log(self) -> PartyLog:
-        return parse(self.to_dict(), self.game_id)
 
 
 def _reason(answer: Any) -> str:
