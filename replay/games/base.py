@@ -73,9 +73,8 @@ class Outcome:
     """How a game ended, in game-neutral terms: what the archive indexes.
 
     ``winners`` lists the seats that won (empty when nobody did: cancelled, passed out...);
-    ``roles`` gives each seat's role where the game has roles (bridge: declarer, partner,
-    defender); ``facts`` are the game's own values worth filtering on (contract, turns...),
-    each a short string or an int.
+    ``roles`` gives each seat's role where the game has roles; ``facts`` are the game's own
+    values worth filtering on (turns, a score...), each a short string or an int.
     """
 
     end: str
@@ -144,14 +143,14 @@ class Fact:
     value into what a listing shows (``None``: the value itself). ``column`` puts the fact in
     listings as a column of its own.
 
-    >>> Fact("contract", "Contract", normalise=str.upper).clean(" 3nt ")
-    '3NT'
+    >>> Fact("opening", "Opening", normalise=str.upper).clean(" 3a ")
+    '3A'
     >>> Fact("turns", "Turns", kind="int").clean("12")
     12
-    >>> Fact("result", "Result", values=("declarer", "defenders")).clean("draw")
+    >>> Fact("result", "Result", values=("attackers", "defenders")).clean("draw")
     Traceback (most recent call last):
     ...
-    ValueError: result must be declarer or defenders, not 'draw'
+    ValueError: result must be attackers or defenders, not 'draw'
     """
 
     name: str
@@ -205,9 +204,9 @@ class ForeignFormat:
 
 @dataclass(frozen=True)
 class Export:
-    """A file format a game's logs can be written in (bridge: PBN, LIN).
+    """A file format a game's logs can be written in (another program's format).
 
-    ``write(log)`` gives the file's text (or bytes); ``suffix`` (``".pbn"``), ``media_type`` and
+    ``write(log)`` gives the file's text (or bytes); ``suffix`` (``".txt"``), ``media_type`` and
     ``encoding`` are what the one export route and the CLI serve it with."""
 
     name: str
@@ -230,8 +229,8 @@ class GameModule:
     """
 
     # -- identity -----------------------------------------------------------------------------
-    name: ClassVar[str]          # "uno-lite"; the log's format is f"{name}/{major}"
-    title: ClassVar[str]         # "UNO Lite"
+    name: ClassVar[str]          # "high-card"; the log's format is f"{name}/{major}"
+    title: ClassVar[str]         # "High card"
     major: ClassVar[int] = 1
     # -- seats ----------------------------------------------------------------------------------
     #: every seat name the game can have, in table order (empty: free names listed per log)
@@ -243,7 +242,7 @@ class GameModule:
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: the log events that are actions (a step each, and a digit in a code)
     action_events: ClassVar[frozenset[str]] = frozenset()
-    #: the step kind that ends a chapter (the viewer's up/down keys): "trick", "turn"
+    #: the step kind that ends a chapter (the viewer's up/down keys), e.g. "turn"
     chapter: ClassVar[str] = "step"
     # -- log, logger, replay ------------------------------------------------------------------
     Log: ClassVar[type]          # pydantic model of the whole log
@@ -269,9 +268,9 @@ class GameModule:
     # -- outcome, facts, roles ------------------------------------------------------------------
     #: the facts ``Outcome.facts`` may hold, in the order listings show them
     facts: ClassVar[tuple[Fact, ...]] = ()
-    #: the roles ``Outcome.roles`` may give a seat (bridge: declarer, partner, defender)
+    #: the roles ``Outcome.roles`` may give a seat
     roles: ClassVar[tuple[str, ...]] = ()
-    #: the role whose games and wins the player and bot counters keep (bridge: declarer), or None
+    #: the role whose games and wins the player and bot counters keep, or None
     counted_role: ClassVar[str | None] = None
     # -- extras ---------------------------------------------------------------------------------
     #: file formats the game's logs export to (the one export route, ``game-replay export``)
@@ -323,7 +322,7 @@ class GameModule:
         raise NotImplementedError(f"{self.title} has no self-play")
 
     def seat_key(self, name: str) -> Any:
-        """How the log model keys its players (bridge: ``Seat``); the name itself by default."""
+        """How the log model keys its players (a game's seat enum); the name itself by default."""
         return name
 
     def log_seats(self, log: Any) -> tuple[str, ...]:
@@ -369,7 +368,7 @@ class GameModule:
         return type(self).analyse is not GameModule.analyse
 
     def analyse(self, replay: Any) -> dict[str, Any]:
-        """Optional: an analysis of a judged game as JSON (bridge: double dummy)."""
+        """Optional: an analysis of a judged game as JSON ."""
         raise NotImplementedError(f"{self.title} has no analysis")
 
     def __repr__(self) -> str:
