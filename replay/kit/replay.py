@@ -56,3 +56,27 @@ class BaseReplay:
     @property
     def is_clean(self) -> bool:
         return not self.findings  # type: ignore[attr-defined]
+
+    def summary(self, length: str, won: str = "in", extra: str = "") -> str:
+        """The one-line summary every game prints alike: ``<game_id>  <game>  <result><extra>
+        <n> findings``, the result ``<winner> won <won> <length>``, ``<end> after <length>`` or
+        unchecked after a fatal finding. ``length`` says how long the game was (``23 turns``)."""
+        log = self.log  # type: ignore[attr-defined]
+        if not self.checked:  # type: ignore[attr-defined]
+            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"  # type: ignore[attr-defined]
+        elif self.winner is not None:  # type: ignore[attr-defined]
+            result = f"{self.winner} won {won} {length}"  # type: ignore[attr-defined]
+        else:
+            result = f"{self.end_reason} after {length}"  # type: ignore[attr-defined]
+        n = len(self.findings)  # type: ignore[attr-defined]
+        return (f"{log.game_id or '(no id)'}  {log.format.partition('/')[0]}  {result}{extra}  "
+                f"{n} finding{'s' if n != 1 else ''}")
+
+
+def counted(n: int, word: str) -> str:
+    """``1 turn``, ``23 turns``.
+
+    >>> counted(1, "turn"), counted(23, "round")
+    ('1 turn', '23 rounds')
+    """
+    return f"{n} {word}{'s' if n != 1 else ''}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.games.base import Finding, Outcome
-from replay.kit.replay import BaseReplay, SeatError
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import ACTION_CLAIM, CARD_NAMES, CARD_TEXT, KINDS
 from .engine import GAME_EVENTS, CoupState
@@ -160,16 +160,7 @@ class CoupReplay(BaseReplay):
 
     def summary_line(self) -> str:
         """``champ/r1/g17  coup  2 won in 31 turns (3 seats)  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        turns = f"{self.turns} turn{'s' if self.turns != 1 else ''}"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won in {turns}"
-        else:
-            result = f"{self.end_reason} after {turns}"
-        n = len(self.findings)
-        return f"{game_id}  coup  {result} ({len(self.seats)} seats)  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.turns, "turn"), extra=f" ({len(self.seats)} seats)")
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves (all cards open)."""

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
 from replay.games.base import Finding, Outcome
-from replay.kit.replay import BaseReplay, SeatError
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import fill_blanks
 from .engine import IN, LEFT, STATUS_NAMES, PartyState
@@ -116,16 +116,7 @@ class PartyReplay(BaseReplay):
 
     def summary_line(self) -> str:
         """``grp-9/cah/4  party-cards  p2 won after 5 rounds  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won after {rounds}"
-        else:
-            result = f"{self.end_reason} after {rounds}"
-        n = len(self.findings)
-        return f"{game_id}  party-cards  {result}  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.rounds, "round"), won="after")
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves."""

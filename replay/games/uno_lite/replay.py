@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.games.base import Finding, Outcome
-from replay.kit.replay import BaseReplay, SeatError
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import CARD_EMOJI, CARD_TEXT, KINDS
 from .engine import SEAT_INDEX, SEATS, UnoState
@@ -126,15 +126,7 @@ class UnoReplay(BaseReplay):
 
     def summary_line(self) -> str:
         """``room-7Q2/3  uno-lite  P1 won in 23 turns  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won in {self.turns} turn{'s' if self.turns != 1 else ''}"
-        else:
-            result = f"{self.end_reason} after {self.turns} turn{'s' if self.turns != 1 else ''}"
-        n = len(self.findings)
-        return f"{game_id}  uno-lite  {result}  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.turns, "turn"))
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves."""
