@@ -7,6 +7,7 @@ A new game passes this file without any edit here: the tests are parametrised ov
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from replay.games import game_for_format, get, names
 from replay.log import parse_log, read_logs
 
 GAMES = names()
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = range(40)
 
 
@@ -175,3 +177,16 @@ def test_a_game_with_findings_keeps_them_through_its_code(game_logs):
     assert before
     again = decode(encode(broken))
     assert [(f.kind, f.event) for f in game.judge(again).findings] == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_published_schema_is_current(name):
+    """``docs/<stem>.schema.json`` (the stem named by the schema's ``$id``) is what the game's
+    models give (regenerate: ``python -m <the game's log module> --schema > docs/<stem>.schema.json``)."""
+    schema = get(name).json_schema()
+    stem = schema["$id"].rstrip("/").split("/")[-2]
+    on_disk = (ROOT / "docs" / f"{stem}.schema.json").read_text(encoding="utf-8")
+    assert json.loads(on_disk) == schema
+    assert on_disk == json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert "format" in schema["required"] and "events" in schema["required"]
