@@ -17,7 +17,7 @@ import re
 import secrets
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from .codec import replay_url
 from .errors import ReplayError
@@ -62,6 +62,28 @@ class BaseLogger:
     def _fields(self) -> dict[str, Any]:
         """The log's own fields between the envelope's and ``events`` (setup, ``players``)."""
         raise NotImplementedError
+
+    def _open(self, game_id: "str | None", out_dir: "str | os.PathLike[str] | None", started_at: Any,
+              meta: "Mapping[str, Any] | None", clock: "Callable[[], float] | None") -> None:
+        """Set what every logger keeps (``__init__`` calls it first): the envelope's values, the
+        clock, and an empty game before its deal."""
+        self.game_id = game_id
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.started_at = started_at
+        self.meta = dict(meta or {})
+        self.clock = clock
+        self._start: float | None = None
+        self._hands: Any = None
+        self._events: list[dict[str, Any]] = []
+        self._end: dict[str, Any] | None = None
+        self.path: Path | None = None
+        self.replay: Any = None
+
+    def _players(self, players: "Mapping[Any, Any] | None") -> dict[str, dict[str, Any]]:
+        """The ``players`` a bot gave (a name, or a mapping of ``name``, ``id``, ``bot``), by
+        seat as the log writes it."""
+        return {self.seat_name(seat): {"name": player} if isinstance(player, str) else dict(player)
+                for seat, player in (players or {}).items()}
 
     # -- what every game logs alike ------------------------------------------------------------
     def chat(self, text: str, seat: Any = None, t: "int | None" = None) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from replay.logger import BaseLogger, LoggerInputError
@@ -62,21 +61,9 @@ class CoupLogger(BaseLogger):
     def __init__(self, *, game_id: str | None = None, players: Mapping[Any, Any] | None = None,
                  out_dir: "str | os.PathLike[str] | None" = None, started_at: datetime | None = None,
                  meta: Mapping[str, Any] | None = None, clock: Callable[[], float] | None = time.monotonic):
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            self.players[_seat(seat)] = {"name": player} if isinstance(player, str) else dict(player)
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
+        self._open(game_id, out_dir, started_at, meta, clock)
+        self.players = self._players(players)
         self._first_player: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     # -- recording ---------------------------------------------------------------------------
     def deal(self, hands: "Mapping[Any, Iterable[Any] | str]", first_player: Any) -> None:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ...errors import ReplayError
@@ -65,22 +64,9 @@ class BridgeLogger(BaseLogger):
             raise ReplayError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")
         self.notation = notation
         self.rules = Rules.from_spec(rules)
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            info = {"name": player} if isinstance(player, str) else dict(player)
-            self.players[Seat.parse(seat).name] = info
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
+        self._open(game_id, out_dir, started_at, meta, clock)
+        self.players = self._players(players)
         self._first_bidder: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     # -- recording ---------------------------------------------------------------------------
     def deal(self, hands: "Mapping[Any, Iterable[Any]] | Iterable[Iterable[Any]]", first_bidder: Any) -> None:

@@ -40,7 +40,6 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from urllib.error import HTTPError, URLError
@@ -162,18 +161,8 @@ class PartyLogger(BaseLogger):
                 raise LoggerInputError(f"{name} must be a positive whole number, not {value!r}")
         self.score_limit = score_limit
         self.hand_size = hand_size
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self._open(game_id, out_dir, started_at, meta, clock)
         self.archive_url = archive_url  # the viewer whose POST /api/logs stores long games
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self._start: float | None = None
-        self._hands: dict[str, list[dict[str, str]]] | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     def _seat(self, value: Any) -> str:
         if isinstance(value, str) and value in self.players:
