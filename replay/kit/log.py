@@ -22,16 +22,36 @@ replay.log.LogFormatError: turns: required field is missing
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Literal, Optional, Sequence
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from ..envelope import error_place, log_json_schema, schema_text
 from ..log import LogFormatError, Millis
 from ..log import _Open as Open
 from ..log import _short_repr as short_repr
 
-__all__ = ["LogFormat", "Millis", "Open", "short_repr"]
+__all__ = ["LogFormat", "Millis", "Open", "chat_event", "end_model", "short_repr"]
+
+
+def chat_event(seat: Any, max_text: int, module: str) -> type[Open]:
+    """The ``chat`` event every format has: who wrote (the game's seat field; none for the
+    host), the text (at most ``max_text`` characters) and its time. Chat is kept, never judged."""
+    return create_model("ChatEvent", __base__=Open, __module__=module, type=(Literal["chat"], ...),
+                        seat=(Optional[seat], None), text=(str, Field(max_length=max_text)),
+                        t=(Optional[Millis], None))
+
+
+def end_model(reasons: Sequence[str], module: str, winner: Any = None, announced_by: str = "bot") -> type[Open]:
+    """The ``end`` object every format has: the reason (one of ``reasons``), the winner as the
+    ``announced_by`` announced it (checked by the rules; only where ``winner`` gives the game's
+    seat field), and its time."""
+    fields: dict[str, Any] = {"reason": (Literal[tuple(reasons)], ...)}
+    if winner is not None:
+        fields["winner"] = (Optional[winner], Field(None, description=f"the winner as the {announced_by} announced it "
+                                                                      f"(checked)"))
+    fields["t"] = (Optional[Millis], None)
+    return create_model("End", __base__=Open, __module__=module, **fields)
 
 
 class LogFormat:

@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, core_schema
 
 from replay.envelope import Envelope
-from replay.kit.log import LogFormat, Millis, Open, short_repr
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
 from replay.log import Player
 from replay.reading import Lookup, TextReader, reading_validator
 
@@ -167,11 +167,7 @@ class LeaveEvent(Open):
     t: Millis | None = None
 
 
-class ChatEvent(Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
 class CoinsEvent(Open):
@@ -196,10 +192,7 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-class End(Open):
-    reason: Literal["completed", "cancelled", "timeout"]
-    winner: SeatField | None = Field(None, description="the winner as the host announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatField, announced_by="host")
 
 
 class CoupLog(Open, Envelope):

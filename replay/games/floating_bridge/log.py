@@ -36,7 +36,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ...envelope import Envelope
-from ...kit.log import LogFormat
+from ...kit.log import LogFormat, chat_event, end_model
 from ...log import Millis, Player, _model, _new, _Open, _set, _short_repr, plain_envelope
 from ...log import plain_players, plain_start_time
 from .cards import CALL_TEXT, CARD_TEXT, Call, CallParseError, Card, CardParseError, Seat, singbridge_number
@@ -200,11 +200,7 @@ class TrickEvent(_Open):
     t: Millis | None = None
 
 
-class ChatEvent(_Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
 Event = Annotated[
@@ -214,9 +210,7 @@ Event = Annotated[
 EVENT_TYPES = ("bid", "partner", "play", "trick", "chat")
 
 
-class End(_Open):
-    reason: Literal["completed", "passed_out", "cancelled", "timeout", "abandoned"]
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__)
 
 
 class GameLog(_Open, Envelope):

@@ -41,7 +41,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from replay.envelope import Envelope, error_place
-from replay.kit.log import LogFormat, Millis, Open, short_repr
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
 from replay.log import Player
 from replay.reading import TextReader, reading_validator
 
@@ -140,11 +140,7 @@ class LeaveEvent(Open):
     t: Millis | None = None
 
 
-class ChatEvent(Open):
-    type: Literal["chat"]
-    seat: SeatName | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatName, MAX_TEXT, __name__)
 
 
 Event = Annotated[
@@ -154,10 +150,7 @@ Event = Annotated[
 ]
 
 
-class End(Open):
-    reason: Literal["completed", "cancelled", "timeout", "not_enough_players"]
-    winner: SeatName | None = Field(None, description="the winner as the bot announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatName)
 
 
 class PartyLog(Open, Envelope):

@@ -42,7 +42,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, core_schema
 
 from replay.envelope import Envelope
-from replay.kit.log import LogFormat, Millis, Open, short_repr
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
 from replay.log import Player, build_model, plain_envelope, plain_players, plain_start_time
 from replay.reading import Lookup, TextReader, reading_validator
 
@@ -122,20 +122,13 @@ class PassEvent(Open):
     t: Millis | None = None
 
 
-class ChatEvent(Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
 Event = Annotated[Union[PlayEvent, DrawEvent, PassEvent, ChatEvent], Field(discriminator="type")]
 
 
-class End(Open):
-    reason: Literal["completed", "cancelled", "timeout"]
-    winner: SeatField | None = Field(None, description="the winner as the bot announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatField)
 
 
 class UnoLog(Open, Envelope):
