@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import ReplayError
 from ..games import game_for_format
-from ..games.base import GameModule
+from ..games.base import GameModule, Outcome
 
 
 class SeatError(ReplayError, ValueError):
@@ -56,6 +56,17 @@ class BaseReplay:
     @property
     def is_clean(self) -> bool:
         return not self.findings  # type: ignore[attr-defined]
+
+    def facts(self) -> dict[str, "str | int"]:
+        """The game's own facts for ``outcome`` (the winner is added there); none by default."""
+        return {}
+
+    def outcome(self) -> Outcome:
+        """The game-neutral outcome: end, winners, no roles, and ``facts()`` with the winner."""
+        facts = self.facts()
+        if self.winner is not None:  # type: ignore[attr-defined]
+            facts["winner"] = self.winner  # type: ignore[attr-defined]
+        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)  # type: ignore[attr-defined]
 
     def summary(self, length: str, won: str = "in", extra: str = "") -> str:
         """The one-line summary every game prints alike: ``<game_id>  <game>  <result><extra>

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
 from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import ACTION_CLAIM, CARD_NAMES, CARD_TEXT, KINDS
@@ -152,11 +152,8 @@ class CoupReplay(BaseReplay):
     def __repr__(self) -> str:
         return f"<CoupReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"turns": self.turns, "players": len(self.seats)}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"turns": self.turns, "players": len(self.seats)}
 
     def summary_line(self) -> str:
         """``champ/r1/g17  coup  2 won in 31 turns (3 seats)  0 findings``"""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
 from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import fill_blanks
@@ -108,11 +108,8 @@ class PartyReplay(BaseReplay):
     def __repr__(self) -> str:
         return f"<PartyReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"rounds": self.rounds, "players": self.joined}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"rounds": self.rounds, "players": self.joined}
 
     def summary_line(self) -> str:
         """``grp-9/cah/4  party-cards  p2 won after 5 rounds  0 findings``"""

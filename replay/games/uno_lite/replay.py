@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
 from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import CARD_EMOJI, CARD_TEXT, KINDS
@@ -118,11 +118,8 @@ class UnoReplay(BaseReplay):
     def __repr__(self) -> str:
         return f"<UnoReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"turns": self.turns}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"turns": self.turns}
 
     def summary_line(self) -> str:
         """``room-7Q2/3  uno-lite  P1 won in 23 turns  0 findings``"""
