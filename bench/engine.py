@@ -1,7 +1,7 @@
 """How fast each game's rules engine judges complete games, and what reading a log costs.
 
-    python bench/engine.py [--games 4000] [--game floating-bridge|uno-lite] [--rounds 5] [--reading-only]
-    python bench/engine.py --against 42bbf35 [--games 2000] [--rounds 5]   # bridge, beside that commit
+    python bench/engine.py [--games 4000] [--game NAME ...] [--rounds 5] [--reading-only]
+    python bench/engine.py --against 42bbf35 [--games 2000] [--rounds 5]   # the first game, beside that commit
 
 For every registered game (or the one named), on the same seeded self-play games, one core:
 - ``json.loads`` of the canonical log text: the baseline every other figure is a ratio of;
@@ -9,7 +9,7 @@ For every registered game (or the one named), on the same seeded self-play games
 - judging: ``GAME.judge(log)`` (the engine plus findings and result: what ingest, ``validate``
   and the codec use), and the same plus every step's snapshot (what the viewer draws);
 - parse + judge from text (what ingest and ``validate`` do per game).
-Each figure is the median of ``--rounds`` runs. With ``--against REV``, floating bridge's judging
+Each figure is the median of ``--rounds`` runs. With ``--against REV``, the first registered game's judging
 and reading are measured beside the code of commit ``REV`` (``bench/against.py``: both in
 worker processes, rounds taken in turn) and printed with both medians and new/old ratios.
 Targets: judging >= 2,000 complete games/s
@@ -77,18 +77,20 @@ def reading_ratio(texts: list[str], rounds: int, chunk: int = 20) -> tuple[float
 
 
 def selfplay_logs(name: str, count: int) -> list:
+    """Seeded self-play games of every bot: one bot name for all seats where the game's default
+    names one (``GAME.default_bots``), else pairs of bots in turn; a game with rule presets
+    plays its first two half the time each."""
     game = get(name)
     bots = list(game.bots)
+    presets = game.rule_presets
     logs = []
     for seed in range(count):
-        if name == "floating-bridge":
-            logs.append(game.selfplay(seed, bots=(bots[seed % len(bots)],),
-                                      rules="bridgebot" if seed % 4 < 2 else "all-tricks"))
-        elif name == "party-cards":  # one bot name plays every seat (the game seats 3 to 10)
-            logs.append(game.selfplay(seed, bots=(bots[seed % len(bots)],)))
+        if len(game.default_bots) == 1:
+            chosen: tuple[str, ...] = (bots[seed % len(bots)],)
         else:
-            pair = (bots[seed % len(bots)], bots[(seed // len(bots)) % len(bots)])
-            logs.append(game.selfplay(seed, bots=pair))
+            chosen = (bots[seed % len(bots)], bots[(seed // len(bots)) % len(bots)])
+        options = {"rules": presets[0 if seed % 4 < 2 else 1 % len(presets)]} if presets else {}
+        logs.append(game.selfplay(seed, bots=chosen, **options))
     return logs
 
 
@@ -134,7 +136,7 @@ def main() -> None:
     parser.add_argument("--game", choices=names(), action="append",
                         help="only these games (repeatable); default: every registered game")
     parser.add_argument("--against", metavar="REV",
-                        help="floating bridge only, side by side with commit REV's code (e.g. 42bbf35)")
+                        help="the first registered game only, side by side with commit REV's code (e.g. 42bbf35)")
     parser.add_argument("--reading-only", action="store_true", help="only json.loads and reading, no judging")
     args = parser.parse_args()
     if args.against:
@@ -154,12 +156,12 @@ def main() -> None:
     end_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\nload average at the end: {end_load:.2f}")
     if len(results) > 1 and not args.reading_only:
-        bridge = results.get("floating-bridge")
-        if bridge:
+        first = names()[0]
+        if first in results:
             for name, rates in results.items():
-                if name != "floating-bridge":
-                    ratio = rates["judge: GAME.judge(log)"] / bridge["judge: GAME.judge(log)"]
-                    print(f"\n{name} judging is {ratio:.2f}× floating bridge's rate in this run")
+                if name != first:
+                    ratio = rates["judge: GAME.judge(log)"] / results[first]["judge: GAME.judge(log)"]
+                    print(f"\n{name} judging is {ratio:.2f}× {get(first).title}'s rate in this run")
 
 
 if __name__ == "__main__":

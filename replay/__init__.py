@@ -1,31 +1,42 @@
 """replay: log, judge and replay games played through chat bots.
 
 The game-neutral core: ``replay.log`` (reading any game's log), ``replay.logger``
-(``GameLogger``), ``replay.codec`` (replay codes and links), ``replay.games`` (the registry)
-and ``replay.cli``. Each game is a package of its own under ``replay/games/<game>/``.
+(``GameLogger``), ``replay.codec`` (replay codes and links), ``replay.games`` (the registry:
+``replay.games.get(name)``) and ``replay.cli``. Each game is a package of its own under
+``replay/games/<game>/`` and is imported from there.
 
-Floating bridge, the first game, is also reachable from here, as bots and earlier releases
-use it:
-
-- ``Card``, ``Call``, ``Seat`` (``replay.games.floating_bridge.cards``): the vocabulary, parsed liberally.
-- ``Rules`` (``replay.games.floating_bridge.rules``): presets and flags.
-- ``Game`` (``replay.games.floating_bridge.engine``): the state machine; breaches become ``Finding``s.
-- ``GameLog`` (``replay.games.floating_bridge.log``): log format v1, read and written.
-- ``GameLogger`` (``replay.logger``): what a bot calls while it plays (any game's logger).
-- ``GameReplay`` (``replay.games.floating_bridge.game``): a judged game, step by step.
+Names of the first game that earlier releases exported from here (``from replay import Card,
+Game, GameReplay, ...``) still work, with a ``DeprecationWarning`` naming their module.
 """
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
 
 from .errors import ReplayError
 from .log import LogEntry, LogFormatError, parse_log, read_logs, read_path
 from .logger import GameLogger, save_log
-from .games.floating_bridge.cards import Call, Card, Seat, Strain, Suit
-from .games.floating_bridge.engine import Finding, Game
-from .games.floating_bridge.game import GameReplay, Result, Step
-from .games.floating_bridge.log import GameLog
-from .games.floating_bridge.rules import PRESETS, Rules, RulesError
 
-__all__ = [
-    "Call", "Card", "Finding", "Game", "GameLog", "GameLogger", "GameReplay", "LogEntry",
-    "LogFormatError", "PRESETS", "ReplayError", "Result", "Rules", "RulesError", "Seat", "Step",
-    "Strain", "Suit", "parse_log", "read_logs", "read_path", "save_log",
-]
+__all__ = ["GameLogger", "LogEntry", "LogFormatError", "ReplayError", "parse_log", "read_logs", "read_path",
+           "save_log"]
+
+#: names earlier releases exported from ``replay`` -> the module that defines them now
+_MOVED: dict[str, str] = {
+    **dict.fromkeys(("Call", "Card", "Seat", "Strain", "Suit"), "replay.games.floating_bridge.cards"),
+    **dict.fromkeys(("Finding", "Game"), "replay.games.floating_bridge.engine"),
+    **dict.fromkeys(("GameReplay", "Result", "Step"), "replay.games.floating_bridge.game"),
+    "GameLog": "replay.games.floating_bridge.log",
+    **dict.fromkeys(("PRESETS", "Rules", "RulesError"), "replay.games.floating_bridge.rules"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """An old name, imported from its game's module on first use, with a ``DeprecationWarning``."""
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module 'replay' has no attribute {name!r}")
+    warnings.warn(f"replay.{name} is deprecated: import it from {module} (`from {module} import {name}`)",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(module), name)

@@ -1,6 +1,6 @@
 """The shared envelope of every game's log: what all ``<game>/<major>`` models have in common.
 
-Each game's log model (``GameLog``, ``UnoLog``, ``CoupLog``, ``PartyLog``) is built on
+Each game's log model is built on
 :class:`Envelope`, which checks and writes ``started_at`` one way and gives the canonical JSON;
 :func:`error_place` writes pydantic's error locations as the places users read
 (``hands.P1[2]``).
@@ -17,6 +17,8 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel, field_serializer, field_validator
 from pydantic_core import PydanticCustomError
+
+from .games import game_for_format
 
 
 #: why a log's identifying text cannot hold NUL: every entry point (``validate``, ``ingest``,
@@ -58,6 +60,10 @@ class Envelope(BaseModel):
         if value.tzinfo is not None and value.utcoffset() == timezone.utc.utcoffset(None):
             return value.replace(tzinfo=None).isoformat() + "Z"
         return value.isoformat()
+
+    def replay(self) -> Any:
+        """Judge the game: its game's replay (``GAME.judge``, found by the log's ``format``)."""
+        return game_for_format(self.format).judge(self)  # type: ignore[attr-defined]
 
     def player_name(self, seat: Any) -> str | None:
         player = self.players.get(seat)  # type: ignore[attr-defined]

@@ -28,7 +28,8 @@ from aiogram.filters import Command
 from aiogram.types import InlineKeyboardMarkup, Message
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from replay import Game, GameLogger
+from replay import GameLogger
+from replay.games.floating_bridge.engine import Game
 from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"

@@ -25,7 +25,8 @@ from pathlib import Path
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from replay import Game, GameLogger
+from replay import GameLogger
+from replay.games.floating_bridge.engine import Game
 from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 import sys
 
-from replay import Game, GameLogger
+from replay import GameLogger
+from replay.games.floating_bridge.engine import Game
 from replay.games.floating_bridge.bots import GreedyBot
 
 VIEWER = "https://replay.example.org"

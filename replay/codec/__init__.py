@@ -1,15 +1,15 @@
 """Replay codes: a whole game in one short, URL-safe, checksummed code, and back.
 
->>> from replay.games.floating_bridge.bots import play_game
->>> log = play_game(seed=3)
+>>> log = get(names()[0]).selfplay(seed=3)
 >>> code = encode(log)
->>> decode(code).hands == log.hands
-True
+>>> again = decode(code)
+>>> encode(again) == code, again.replay().winners == log.replay().winners
+(True, True)
 >>> replay_url(log.replay(), "https://replays.example/") == "https://replays.example/r/" + code
 True
 
-- ``encode(game)``: the code (version 2) of a ``GameLog`` or ``GameReplay`` (``docs/code-format.md``).
-- ``decode(text)``: a ``GameLog`` from a bare code, ``#code``, or any link holding one
+- ``encode(game)``: the code (version 2) of a game's log or judged replay (``docs/code-format.md``).
+- ``decode(text)``: a game's log from a bare code, ``#code``, or any link holding one
   (``https://host/r/<code>?players=...``, the legacy viewer's ``https://host/#<code>``), new or
   legacy. Raises only ``CodeError``.
 - ``replay_url(replay, base, names=False)``: ``{base}/r/{code}``, with the players' names in
@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..games import game_for_format, get, names
+from ..games.base import seat_text
+from ..log import Player
 from .errors import CodeError
 from .generic import decode_game, encode_game, is_generic_code, is_raw
-from .links import NAMES_PARAMETER, NamesError, format_names, parse_link
+from .links import NAMES_PARAMETER, NamesError, clean_name, format_names, names_by_seat, parse_link
 
 __all__ = [
     "CodeError", "NAMES_PARAMETER", "NamesError", "decode", "encode", "is_fallback_code", "is_legacy_code",
@@ -33,13 +36,11 @@ _TEXT_CODECS: "list[Any] | None" = None
 
 
 def _text_codecs() -> list[Any]:
-    """The tuned codecs of the games that write codes of their own shape (``GAME.text_codec``:
-    floating bridge's, which also reads BridgeBot's codes), in registry order."""
+    """The tuned codecs of the games that write codes of their own shape (``GAME.text_codec``,
+    which may also read a game's earlier codes), in registry order."""
     global _TEXT_CODECS
     if _TEXT_CODECS is None:
-        from ..games import get, names
-
-        _TEXT_CODECS = [codec for codec in (getattr(get(name), "text_codec", None) for name in names()) if codec]
+        _TEXT_CODECS = [codec for codec in (get(name).text_codec for name in names()) if codec is not None]
     return _TEXT_CODECS
 
 
@@ -81,33 +82,20 @@ def decode(text: str, names: "Mapping[str, str] | Sequence[str] | None" = None) 
 
 def encode(game: Any) -> str:
     """The replay code of a game: a log or a judged replay of any registered game."""
-    from ..games import game_for_format
-
     log = getattr(game, "log", game)
     fmt = getattr(log, "format", None)
     if fmt is None:
-        raise TypeError(f"encode() takes a GameLog or a GameReplay (of any game), not {type(game).__name__}")
-    codec = getattr(game_for_format(fmt), "text_codec", None)
+        raise TypeError(f"encode() takes a game's log or judged replay (of any game), not {type(game).__name__}")
+    codec = game_for_format(fmt).text_codec
     if codec is not None:
         return codec.encode(game)
     return encode_game(game)
 
 
 def seat_order(log: Any) -> tuple[str, ...]:
-    """A log's seats in table order, as text: the log's own where a game's tables vary (its
-    ``seat_order`` or ``seats``), else its game's. Link names are positional in it."""
-    from ..games import game_for_format
-
-    return _own_seats(log) or tuple(game_for_format(log.format).seats)
-
-
-def _own_seats(log: Any) -> tuple[str, ...]:
-    """The seats a log lists itself (games whose tables vary), or ``()``."""
-    for attr in ("seat_order", "seats"):
-        value = getattr(log, attr, None)
-        if value and not callable(value):
-            return tuple(getattr(s, "name", s) for s in value)
-    return ()
+    """A log's seats in table order, as text: the log's own where a game's tables vary
+    (``GAME.log_seats``), else its game's. Link names are positional in it."""
+    return tuple(game_for_format(log.format).seat_order(log))
 
 
 def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
@@ -116,12 +104,9 @@ def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
     seats (``players`` is then its seat list, so it names every seat or none)
     every seat keeps an entry, in table order; elsewhere only named seats have one.
     ``NamesError`` for a seat the game does not have or more names than seats."""
-    from ..games import game_for_format
-    from ..log import Player
-    from .links import NamesError, clean_name, names_by_seat
-
-    seats = seat_order(log)
-    every_seat = bool(_own_seats(log))
+    game = game_for_format(log.format)
+    seats = tuple(game.seat_order(log))
+    every_seat = bool(game.log_seats(log))
     if isinstance(names, Mapping):
         unknown = [str(seat) for seat in names if seat not in seats]
         if unknown:
@@ -129,10 +114,9 @@ def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
         by_seat = {seat: clean_name(names.get(seat) or "") for seat in seats}
     else:
         by_seat = names_by_seat(seats, names)
-    seat_key = getattr(game_for_format(log.format), "seat_key", None)  # how the log keys its players
     players = {}
     for seat in seats:
-        key = seat_key(seat) if seat_key else seat
+        key = game.seat_key(seat)  # how the log keys its players
         known = log.players.get(key)
         name = by_seat.get(seat)
         if name:
@@ -143,7 +127,8 @@ def _with_names(log, names: "Mapping[str, str] | Sequence[str]"):
 
 
 def is_legacy_code(text: str) -> bool:
-    """Whether a code (or a link or ``#code``) is an original BridgeBot code (by its shape)."""
+    """Whether a code (or a link or ``#code``) is a game's earlier code that its text codec still
+    reads (by its shape: ``is_legacy``)."""
     try:
         code, _ = parse_link(text)
     except CodeError:
@@ -154,9 +139,9 @@ def is_legacy_code(text: str) -> bool:
 def is_fallback_code(text: str) -> bool:
     """Whether a code (or link) holds a game with findings (the flagged fallback form).
 
-    The code's shape says so (a bridge code's last two characters, or a version 1 code's first
-    letter: ``C``, ``G``, ``K`` or ``O``; another game's version 1 marker in upper case, or the
-    residue of its version 2 checksum), so this needs no decoding.
+    The code's shape says so (for a game's text codec, its ``is_fallback``; for a generic code,
+    its version 1 marker in upper case, or the residue of its version 2 checksum), so this needs
+    no decoding.
     """
     try:
         code, _ = parse_link(text)
@@ -184,4 +169,4 @@ def replay_url(replay, base: str, names: bool = False) -> str:
 
 def names_of(log: Any) -> dict[str, str]:
     """The players' names by seat (as text), for the seats that have one."""
-    return {getattr(seat, "name", str(seat)): player.name for seat, player in log.players.items() if player.name}
+    return {seat_text(seat): player.name for seat, player in log.players.items() if player.name}

@@ -1,7 +1,4 @@
-"""The codec's commands, for every game: ``encode`` and ``decode`` (registered in ``replay.cli``).
-
-``replay.cli`` imports this module at its end, so this module imports ``replay.cli`` lazily.
-"""
+"""The codec's commands, for every game: ``encode`` and ``decode`` (registered in ``replay.cli``)."""
 
 from __future__ import annotations
 
@@ -10,8 +7,8 @@ from typing import Any
 
 import click
 
-from . import decode, encode, is_fallback_code, is_legacy_code, names_of, replay_url, seat_order
-from .links import clean_name
+from ..clitools import EXIT_BAD_INPUT, NoGames, UserError, looks_like_file_name, read_entries
+from . import decode, encode, is_fallback_code, is_legacy_code, replay_url
 
 
 @click.command("encode")
@@ -24,8 +21,6 @@ def encode_command(files: tuple[str, ...], base: str | None, names: bool) -> Non
     A game with findings still gets a code (the flagged fallback form, starting with C, G, K or
     O). Exit 2 if any input could not be read.
     """
-    from ..cli import EXIT_BAD_INPUT, NoGames, read_entries
-
     status = 0
     seen = 0
     for entry in read_entries(files):
@@ -42,21 +37,10 @@ def encode_command(files: tuple[str, ...], base: str | None, names: bool) -> Non
 
 def _describe(text: str, log: Any) -> list[str]:
     replay = log.replay()
-    kind = "original BridgeBot code" if is_legacy_code(text) else (
+    kind = replay.game.legacy_code_label if is_legacy_code(text) else (
         "fallback code (a game with findings)" if is_fallback_code(text) else "replay code")
     lines = [f"{kind}: {replay.summary_line()}"]
-    game = replay.game
-    describe = getattr(game, "describe_code", None)  # the game's own lines (bridge: hands, auction...)
-    if describe is not None:
-        lines.extend(describe(replay))
-    else:  # what every game says
-        winners = ", ".join(replay.winners) or "nobody"
-        lines.append(f"  game {game.title}, end {replay.end_reason}, won by {winners}")
-        named = names_of(log)  # the log's or the link's names, by seat in table order
-        if named:
-            lines.append("  players: " + ", ".join(f"{seat} {clean_name(named[seat]) or '-'}" if seat in named
-                                                   else f"{seat} -" for seat in seat_order(log)))
-        lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
+    lines.extend(replay.game.describe_code(replay))  # the game's own lines, or what every game says
     for f in replay.findings:
         lines.append(f"  finding at step {f.step}: {f.kind}: {f.message}")
     return lines
@@ -71,8 +55,6 @@ def decode_command(code: str, as_json: bool) -> None:
     A damaged or unknown code exits 2 with the reason. To get the code of a log file, use
     ``encode``; to show a log file, ``replay``.
     """
-    from ..cli import UserError, looks_like_file_name
-
     if code == "-":
         code = sys.stdin.read().strip()
         if not code:

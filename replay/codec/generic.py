@@ -1,8 +1,8 @@
-"""Replay codes for every game other than floating bridge: the game's marker, then its moves.
+"""Replay codes for every game without a text codec of its own: the game's marker, then its moves.
 
 A game's code is one integer, the payload, written in base 62 after a marker character. Codes
 are written in version 2: the marker is the letter 16 places before the game's own marker
-(``GAME.code_marker``: ``u`` for UNO Lite, so its codes start with ``e``), and a checksum of
+(``GAME.code_marker``: a game whose marker is ``u`` writes codes that start with ``e``), and a checksum of
 about 18 bits (3 characters) covers the marker, the length and every character: the whole
 code, read as one base-62 number, is ``CHECK_R`` modulo the prime ``CHECK_Q``, and the body is
 one of two residues modulo 127 (``form_residues``: one for compact codes, one for raw codes),
@@ -21,14 +21,13 @@ wrote, are still read. The payload holds, least significant digit first:
    canonical JSON without names, times, chat and meta, zstd-compressed.
 
 Names, times, chat and meta are never in a compact or raw code; names travel in the link's
-``players`` parameter, as for bridge. ``docs/code-format.md`` section 11 is the specification.
+``players`` parameter, as for every game. ``docs/code-format.md`` section 11 is the specification.
 
->>> from replay.games import get
->>> uno = get("uno-lite")
->>> log = uno.selfplay(seed=5, bots=("greedy", "random"))
+>>> game = next(get(name) for name in names() if get(name).code_marker == "u")
+>>> log = game.selfplay(seed=5)
 >>> code = encode_game(log)
 >>> again = decode_game(code)
->>> code[0], sorted(again.hands.P1) == sorted(log.hands.P1), len(again.events) == len(log.events)
+>>> code[0], again.format == log.format, len(again.events) == len(log.events)
 ('e', True, True)
 >>> decode_game(encode_game_v1(log)).canonical_json() == again.canonical_json()
 True
@@ -41,6 +40,10 @@ from functools import lru_cache
 from math import log2
 from typing import Any
 
+import zstandard
+
+from ..games import game_for_format, get, names
+from ..log import LogFormatError
 from .errors import CodeError
 from .intcode import ALPHABET, CHAR_VALUE, DigitReader, DigitWriter, from_base62
 
@@ -123,11 +126,9 @@ def markers() -> dict[str, tuple[str, int, bool]]:
     """Marker character -> (game name, version, raw form), for every registered game with a
     generic code: its version 2 letter (the form is in the checksum: ``raw`` False here); its
     version 1 marker (compact) and that marker's upper case (raw), if version 1 wrote them."""
-    from ..games import get, names
-
     out = {}
     for name in names():
-        marker = getattr(get(name), "code_marker", None)
+        marker = get(name).code_marker
         if marker:
             if marker not in FREE_MARKERS:
                 raise ValueError(f"{name}: code marker {marker!r} is not one of {FREE_MARKERS}")
@@ -139,15 +140,13 @@ def markers() -> dict[str, tuple[str, int, bool]]:
 
 
 def is_generic_code(code: str) -> bool:
-    """Whether a bare code starts with another game's marker (not floating bridge's)."""
+    """Whether a bare code starts with a game's generic marker (``GAME.code_marker``)."""
     return bool(code) and code[0] in markers()
 
 
 def _forms(game_name: str) -> int:
     """How many forms a game's codes take: 2 (compact and raw), or 1 (its own payload)."""
-    from ..games import get
-
-    return 1 if getattr(get(game_name), "payload_codec", None) is not None else 2
+    return 1 if get(game_name).payload_codec is not None else 2
 
 
 # --- the text layer --------------------------------------------------------------------------
@@ -289,7 +288,7 @@ def _compact_payload(game, log, replay=None) -> int | None:
         if extra:
             return None
         end_digit = reasons.index(end.reason) + 1
-        if getattr(end, "winner", None) is not None:
+        if end.winner is not None:
             if end.reason != "completed":
                 return None
             end_digit = len(reasons) + 1
@@ -315,7 +314,7 @@ def _compact_payload(game, log, replay=None) -> int | None:
         w.put(digit, len(options) + stoppable)
         if state.push(event, index):
             return None
-    if hasattr(state, "finish") and state.finish():
+    if game.finish(state):
         return None
     if stoppable and not state.over and game.legal_events(state):
         options = game.legal_events(state)
@@ -337,18 +336,14 @@ def _raw_object(log) -> dict[str, Any]:
 
 
 def _payload(log) -> tuple[str, bool, int]:
-    """(the game's marker, raw form, payload) of a game that is not floating bridge."""
-    import zstandard
-
-    from ..games import game_for_format
-
+    """(the game's marker, raw form, payload) of a game's log or judged replay."""
     replay = log if hasattr(log, "findings") else None
     log = getattr(log, "log", log)
     game = game_for_format(log.format)
-    marker = getattr(game, "code_marker", None)
+    marker = game.code_marker
     if not marker:
         raise CodeError(f"{game.title} games have no replay code")
-    tuned = getattr(game, "payload_codec", None)
+    tuned = game.payload_codec
     if tuned is not None:
         return marker, False, tuned.payload(log)
     payload = _compact_payload(game, log, replay)
@@ -360,7 +355,7 @@ def _payload(log) -> tuple[str, bool, int]:
 
 
 def encode_game(log) -> str:
-    """The code (version 2) of a game that is not floating bridge (a log or a judged replay)."""
+    """The generic code (version 2) of a game (a log or a judged replay)."""
     marker, raw, payload = _payload(log)
     return to_text(V2_LETTERS[marker], payload, raw)
 
@@ -374,14 +369,9 @@ def encode_game_v1(log) -> str:
 
 def decode_game(code: str):
     """The log in a game's code (``CodeError`` for anything else)."""
-    import zstandard
-
-    from ..games import get
-    from ..log import LogFormatError
-
     name, raw_form, payload = from_text(code)
     game = get(name)
-    tuned = getattr(game, "payload_codec", None)
+    tuned = game.payload_codec
     try:
         if tuned is not None:
             return game.parse(tuned.from_payload(payload), "code")
@@ -449,8 +439,6 @@ def information_bits(log) -> float:
     """The sum of log2 of each choice's option count: the setup, then every action (a draw's
     options are the cards that can be drawn). What any code of the game must spend at least
     if every option were equally likely; the compact form spends this plus its end digits."""
-    from ..games import game_for_format
-
     game = game_for_format(log.format)
     bits = game.setup_codec.bits(log)
     state, _ = game.start(log)

@@ -3,7 +3,7 @@
 A code is one integer built from digits, each with its own radix (the number of options that
 were open at that point). ``DigitWriter`` collects ``(digit, radix)`` pairs; the first digit
 written is the least significant, so ``DigitReader`` reads them back in the same order with
-``divmod``. Nothing here knows about bridge: another game can reuse it as it is.
+``divmod``. Nothing here knows about any game: every game reuses it as it is.
 
 >>> w = DigitWriter()
 >>> w.put(2, 3); w.put(4, 7)
@@ -20,7 +20,7 @@ written is the least significant, so ``DigitReader`` reads them back in the same
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb
+from math import comb, log2
 
 #: URL-safe, chat-safe: digits and ASCII letters only (no ``-``, ``_``, ``~``, ``.``).
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -54,8 +54,6 @@ class DigitWriter:
 
     def bits(self) -> float:
         """log2 of the product of the radices: what the digits cost."""
-        from math import log2
-
         return sum(log2(r) for _, r in self.digits)
 
 
@@ -128,3 +126,64 @@ def from_base62(text: str) -> int:
         return value
     low = len(text) // 2
     return from_base62(text[:-low]) * _power62(low) + from_base62(text[-low:])
+
+
+# --- multisets: a hand of cards where a deck holds several copies of each kind ----------------
+
+@lru_cache(maxsize=4096)
+def _count(capacities: tuple[int, ...], start: int, size: int) -> int:
+    """How many multisets of ``size`` cards use kinds ``start..`` within their capacities."""
+    if size == 0:
+        return 1
+    if start == len(capacities):
+        return 0
+    return sum(_count(capacities, start + 1, size - j) for j in range(min(capacities[start], size) + 1))
+
+
+def multisets(counts: list[int], size: int) -> int:
+    """How many multisets of ``size`` items there are with at most ``counts[k]`` of item ``k``.
+
+    >>> multisets([2, 1], 2)  # {0,0} {0,1}
+    2
+    """
+    return _count(tuple(counts), 0, size)
+
+
+def rank_multiset(cards: list[int], counts: list[int]) -> int:
+    """The rank of a multiset (sorted or not) among those of its size within ``counts``."""
+    caps = tuple(counts)
+    have = [0] * len(caps)
+    for c in cards:
+        have[c] += 1
+    rank, left = 0, len(cards)
+    for kind in range(len(caps)):
+        # multisets that take fewer of this kind come first
+        for fewer in range(have[kind]):
+            rank += _count(caps, kind + 1, left - fewer)
+        left -= have[kind]
+    return rank
+
+
+def unrank_multiset(rank: int, size: int, counts: list[int]) -> list[int]:
+    """The sorted multiset of ``size`` items whose rank is ``rank`` (``rank_multiset``'s inverse);
+    ``ValueError`` for a rank out of range.
+
+    >>> unrank_multiset(rank_multiset([3, 0, 0], [2, 2, 2, 2]), 3, [2, 2, 2, 2])
+    [0, 0, 3]
+    """
+    caps = tuple(counts)
+    out: list[int] = []
+    left = size
+    for kind in range(len(caps)):
+        for take in range(min(caps[kind], left) + 1):
+            block = _count(caps, kind + 1, left - take)
+            if rank < block:
+                out.extend([kind] * take)
+                left -= take
+                break
+            rank -= block
+        else:  # pragma: no cover - rank out of range
+            raise ValueError("rank out of range")
+    if left:
+        raise ValueError("rank out of range")
+    return out

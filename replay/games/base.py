@@ -18,7 +18,26 @@ findings it caused. A *fatal* finding leaves the position undefined and rule che
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
+import re
 from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+
+from replay.text import clean_name
+
+
+def seat_text(seat: object) -> str:
+    """A seat as the log writes it: the one normaliser of seat names. Seats that are enums give
+    their name, seats that are text (or numbers) their text.
+
+    >>> import enum
+    >>> seat_text(enum.Enum("Side", "LEFT RIGHT").LEFT), seat_text("P2"), seat_text(3)
+    ('LEFT', 'P2', '3')
+    """
+    if isinstance(seat, str):
+        return seat
+    if isinstance(seat, Enum):
+        return seat.name
+    return str(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +46,13 @@ class Finding:
 
     ``step`` is the index of the replay step the breach produced (for a fatal breach, the last
     step before it); ``event`` is the index in the log's ``events`` (``None`` for the setup
-    or the ``end`` object); ``seat`` is the seat's name as the log writes it.
+    or the ``end`` object); ``seat`` is the seat as the game's engine keeps it (its name as
+    the log writes it, or a member of the game's own seat enum: ``seat_text`` gives its name).
     """
 
     step: int
     kind: str
-    seat: str | None
+    seat: Any
     message: str
     event: int | None = None
     fatal: bool = False
@@ -42,7 +62,7 @@ class Finding:
             "step": self.step,
             "event": self.event,
             "kind": self.kind,
-            "seat": self.seat,
+            "seat": None if self.seat is None else seat_text(self.seat),
             "message": self.message,
             "fatal": self.fatal,
         }
@@ -53,9 +73,8 @@ class Outcome:
     """How a game ended, in game-neutral terms: what the archive indexes.
 
     ``winners`` lists the seats that won (empty when nobody did: cancelled, passed out...);
-    ``roles`` gives each seat's role where the game has roles (bridge: declarer, partner,
-    defender); ``facts`` are the game's own values worth filtering on (contract, turns...),
-    each a short string or an int.
+    ``roles`` gives each seat's role where the game has roles; ``facts`` are the game's own
+    values worth filtering on (turns, a score...), each a short string or an int.
     """
 
     end: str
@@ -124,14 +143,14 @@ class Fact:
     value into what a listing shows (``None``: the value itself). ``column`` puts the fact in
     listings as a column of its own.
 
-    >>> Fact("contract", "Contract", normalise=str.upper).clean(" 3nt ")
-    '3NT'
+    >>> Fact("opening", "Opening", normalise=str.upper).clean(" 3a ")
+    '3A'
     >>> Fact("turns", "Turns", kind="int").clean("12")
     12
-    >>> Fact("result", "Result", values=("declarer", "defenders")).clean("draw")
+    >>> Fact("result", "Result", values=("attackers", "defenders")).clean("draw")
     Traceback (most recent call last):
     ...
-    ValueError: result must be declarer or defenders, not 'draw'
+    ValueError: result must be attackers or defenders, not 'draw'
     """
 
     name: str
@@ -159,8 +178,6 @@ class Fact:
         if self.values and value not in self.values:
             raise ValueError(f"{self.name} must be {' or '.join(self.values)}, not {text!r}")
         if self.pattern is not None:
-            import re
-
             if not re.fullmatch(self.pattern, str(value)):
                 raise ValueError(f"{self.name}: {text!r} does not look like {self.help or self.pattern}")
         return value
@@ -173,10 +190,23 @@ class Fact:
 
 
 @dataclass(frozen=True)
-class Export:
-    """A file format a game's logs can be written in (bridge: PBN, LIN).
+class ForeignFormat:
+    """A text format of another program's logs that a game reads (``GAME.readers``), told by
+    its content: ``looks_like(text)``; ``read(text, name)`` gives the game's log model or raises
+    ``replay.log.LogFormatError``. ``read_games(text, name)``, where a file may hold several
+    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``."""
 
-    ``write(log)`` gives the file's text (or bytes); ``suffix`` (``".pbn"``), ``media_type`` and
+    name: str
+    looks_like: Callable[[str], bool]
+    read: Callable[[str, "str | None"], Any]
+    read_games: Callable[[str, "str | None"], Sequence[Any]] | None = None
+
+
+@dataclass(frozen=True)
+class Export:
+    """A file format a game's logs can be written in (another program's format).
+
+    ``write(log)`` gives the file's text (or bytes); ``suffix`` (``".txt"``), ``media_type`` and
     ``encoding`` are what the one export route and the CLI serve it with."""
 
     name: str
@@ -199,8 +229,8 @@ class GameModule:
     """
 
     # -- identity -----------------------------------------------------------------------------
-    name: ClassVar[str]          # "uno-lite"; the log's format is f"{name}/{major}"
-    title: ClassVar[str]         # "UNO Lite"
+    name: ClassVar[str]          # "high-card"; the log's format is f"{name}/{major}"
+    title: ClassVar[str]         # "High card"
     major: ClassVar[int] = 1
     # -- seats ----------------------------------------------------------------------------------
     #: every seat name the game can have, in table order (empty: free names listed per log)
@@ -212,15 +242,14 @@ class GameModule:
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: the log events that are actions (a step each, and a digit in a code)
     action_events: ClassVar[frozenset[str]] = frozenset()
-    #: the step kind that ends a chapter (the viewer's up/down keys): "trick", "turn"
+    #: the step kind that ends a chapter (the viewer's up/down keys), e.g. "turn"
     chapter: ClassVar[str] = "step"
     # -- log, logger, replay ------------------------------------------------------------------
     Log: ClassVar[type]          # pydantic model of the whole log
     #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
     Logger: ClassVar[type | None] = None
-    #: text formats ``replay.log.read_logs`` recognises by content: modules or objects with
-    #: ``looks_like(text)`` and ``read(text, name)``
-    readers: ClassVar[tuple[Any, ...]] = ()
+    #: text formats of other programs ``replay.log.read_logs`` recognises by content
+    readers: ClassVar[tuple[ForeignFormat, ...]] = ()
     #: a plain log's JSON text -> ``Log`` in one pass, or None when full reading must decide
     #: (``replay.reading``); accepts no more than ``parse`` and builds the same models
     read_json: ClassVar[Callable[[str], Any] | None] = None
@@ -234,18 +263,24 @@ class GameModule:
     #: a codec with codes of the game's own shape (``claims``, ``encode``, ``decode``,
     #: ``is_fallback``, ``is_legacy``), asked before the generic one; or None
     text_codec: ClassVar[Any] = None
+    #: what ``game-replay decode`` calls a code the text codec reads as legacy (``is_legacy``)
+    legacy_code_label: ClassVar[str] = "original code"
     # -- outcome, facts, roles ------------------------------------------------------------------
     #: the facts ``Outcome.facts`` may hold, in the order listings show them
     facts: ClassVar[tuple[Fact, ...]] = ()
-    #: the roles ``Outcome.roles`` may give a seat (bridge: declarer, partner, defender)
+    #: the roles ``Outcome.roles`` may give a seat
     roles: ClassVar[tuple[str, ...]] = ()
-    #: the role whose games and wins the player and bot counters keep (bridge: declarer), or None
+    #: the role whose games and wins the player and bot counters keep, or None
     counted_role: ClassVar[str | None] = None
     # -- extras ---------------------------------------------------------------------------------
     #: file formats the game's logs export to (the one export route, ``game-replay export``)
     exports: ClassVar[tuple[Export, ...]] = ()
     #: self-play bots by name
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = {}
+    #: the bots ``selfplay`` seats when none are named (``game-replay selfplay`` without ``--bot``)
+    default_bots: ClassVar[tuple[str, ...]] = ()
+    #: the rule presets a game can be played under (``selfplay --rules``); empty: one set of rules
+    rule_presets: ClassVar[tuple[str, ...]] = ()
     #: click commands ``replay.cli`` adds
     commands: ClassVar[tuple[Any, ...]] = ()
     #: the folder of the game's bundled sample logs, or None
@@ -277,20 +312,27 @@ class GameModule:
         raise NotImplementedError
 
     # -- with defaults --------------------------------------------------------------------------
+    def finish(self, state: State) -> list[Finding]:
+        """The findings of a log that ends at ``state`` (checks only the end of the log can make:
+        a seat that had to answer and did not...); none by default."""
+        return []
+
     def selfplay(self, seed: int, bots: Sequence[str] = (), **options: Any) -> Any:
         """A seeded bot game's log."""
         raise NotImplementedError(f"{self.title} has no self-play")
 
     def seat_key(self, name: str) -> Any:
-        """How the log model keys its players (bridge: ``Seat``); the name itself by default."""
+        """How the log model keys its players (a game's seat enum); the name itself by default."""
         return name
 
-    def seat_order(self, log: Any) -> list[str]:
-        """A log's seats in table order: the order of a link's ``players=`` names."""
-        if self.seats:
-            return list(self.seats)
-        players = getattr(log, "players", None) or ()
-        return [getattr(p, "name", str(p)) for p in players]
+    def log_seats(self, log: Any) -> tuple[str, ...]:
+        """The seats a log lists itself, in table order, for a game whose tables vary (its
+        players' ids); ``()`` for a game whose seats are always ``seats``."""
+        return ()
+
+    def seat_order(self, log: Any) -> tuple[str, ...]:
+        """A log's seats in table order, as text: the order of a link's ``players=`` names."""
+        return self.log_seats(log) or tuple(self.seats)
 
     def describe(self, replay: Any) -> str:
         """One line about a judged game for listings and the CLI (default: the title)."""
@@ -299,7 +341,22 @@ class GameModule:
         return replay.summary_line()
 
     def describe_code(self, replay: Any) -> list[str]:
-        """Lines ``game-replay decode`` prints about a game after its summary line."""
+        """Lines ``game-replay decode`` prints about a game after its summary line (before its
+        findings). The default: the game's title, end and winners, the players by seat, and the
+        number of events."""
+        log = replay.log
+        winners = ", ".join(replay.winners) or "nobody"
+        lines = [f"  game {self.title}, end {replay.end_reason}, won by {winners}"]
+        named = {seat_text(seat): player.name for seat, player in log.players.items() if player.name}
+        if named:
+            lines.append("  players: " + ", ".join(f"{seat} {clean_name(named[seat]) or '-'}" if seat in named else f"{seat} -"
+                                                   for seat in self.seat_order(log)))
+        lines.append(f"  {len(log.events)} events; `game-replay decode CODE --json` gives the whole log")
+        return lines
+
+    def replay_lines(self, replay: Any) -> list[str]:
+        """Lines ``game-replay replay`` prints about a judged game after its summary line (the
+        game's own facts worth a line); none by default."""
         return []
 
     def fact(self, name: str) -> Fact | None:
@@ -311,7 +368,7 @@ class GameModule:
         return type(self).analyse is not GameModule.analyse
 
     def analyse(self, replay: Any) -> dict[str, Any]:
-        """Optional: an analysis of a judged game as JSON (bridge: double dummy)."""
+        """Optional: an analysis of a judged game as JSON ."""
         raise NotImplementedError(f"{self.title} has no analysis")
 
     def __repr__(self) -> str:

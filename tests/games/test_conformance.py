@@ -7,13 +7,17 @@ A new game passes this file without any edit here: the tests are parametrised ov
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 
 import pytest
 
 from replay.games import game_for_format, get, names
+from replay.kit.selfplay import play_legal
 from replay.log import parse_log, read_logs
 
 GAMES = names()
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = range(40)
 
 
@@ -175,3 +179,29 @@ def test_a_game_with_findings_keeps_them_through_its_code(game_logs):
     assert before
     again = decode(encode(broken))
     assert [(f.kind, f.event) for f in game.judge(again).findings] == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_published_schema_is_current(name):
+    """``docs/<stem>.schema.json`` (the stem named by the schema's ``$id``) is what the game's
+    models give (regenerate: ``python -m <the game's log module> --schema > docs/<stem>.schema.json``)."""
+    schema = get(name).json_schema()
+    stem = schema["$id"].rstrip("/").split("/")[-2]
+    on_disk = (ROOT / "docs" / f"{stem}.schema.json").read_text(encoding="utf-8")
+    assert json.loads(on_disk) == schema
+    assert on_disk == json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert "format" in schema["required"] and "events" in schema["required"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_legal_play_from_any_setup_is_clean(name):
+    """The kit's self-play loop (``replay.kit.selfplay.play_legal``) plays every game from its
+    setups through ``GAME.legal_events`` alone; every game it plays judges clean and codes."""
+    game = get(name)
+    for log in selfplay_logs(name, range(6)):
+        played = play_legal(game, log, random.Random(log.game_id))
+        replay = game.judge(played)
+        assert replay.findings == [], (name, log.game_id, replay.findings[:1])
+        assert replay.end_reason in ("completed", "abandoned")
+        assert parse_log(played.canonical_json()).canonical_json() == played.canonical_json()

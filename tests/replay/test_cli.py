@@ -1,6 +1,9 @@
 import json
 
+import pytest
+
 from replay.games.floating_bridge.bots import play_game
+from replay.games import get, names
 from replay.log import parse_log
 
 
@@ -62,3 +65,25 @@ def test_selfplay_writes_logs_a_bot_would(cli_runner, tmp_path):
 def test_bad_options_are_messages(cli_runner):
     code, out, err = cli_runner("selfplay", "--games", "0", "--out", "x")
     assert code == 2 and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("game", names())
+def test_selfplay_without_bot_seats_the_games_own_bots(cli_runner, tmp_path, game):
+    """``selfplay --game coup`` once failed with "greedy: not a Coup bot": the default bot was
+    bridge's. Without ``--bot`` every game seats its own ``default_bots``."""
+    code, out, err = cli_runner("selfplay", "--game", game, "--games", "2", "--out", str(tmp_path))
+    assert code == 0, err
+    logs = sorted(tmp_path.glob("*.json"))
+    assert len(logs) == 2
+    assert all(parse_log(p.read_bytes()).format.startswith(game + "/") for p in logs)
+
+
+def test_selfplay_rules_only_for_a_game_with_presets(cli_runner, tmp_path):
+    games = [name for name in names() if not get(name).rule_presets]
+    code, _, err = cli_runner("selfplay", "--game", games[0], "--games", "1", "--out", str(tmp_path),
+                              "--rules", "x")
+    assert code == 2 and "--rules is for games with several sets of rules" in err
+    with_presets = next(name for name in names() if get(name).rule_presets)
+    code, _, err = cli_runner("selfplay", "--game", with_presets, "--games", "1", "--out", str(tmp_path),
+                              "--rules", "no-such-preset")
+    assert code == 2 and "no-such-preset: not a" in err

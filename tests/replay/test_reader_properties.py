@@ -125,12 +125,12 @@ _PIECES = ["|", ":", " ", "²", "9" * 5000, "\x00", "\r", "\ufeff", "Player 1: "
            "Player hands:", "Bidding:", "♠", "10", "wins trick", "DECK|D", "HELLO", "READY", "é" * 3]
 
 
-@pytest.mark.parametrize("game, reader", TEXT_READERS, ids=[f"{g}:{r.__name__}" for g, r in TEXT_READERS])
+@pytest.mark.parametrize("game, reader", TEXT_READERS, ids=[f"{g}:{r.name}" for g, r in TEXT_READERS])
 @FUZZ
 @given(data=st.data())
 def test_every_text_reader_reads_or_refuses(game, reader, data):
     samples = _samples_for(reader)
-    assert samples, f"no sample log in {SAMPLE_LOGS} that {reader.__name__} reads"
+    assert samples, f"no sample log in {SAMPLE_LOGS} that {reader.name} reads"
     lines = data.draw(st.sampled_from(samples)).split("\n")
     for _ in range(data.draw(st.integers(1, 6))):
         index = data.draw(st.integers(0, len(lines) - 1))

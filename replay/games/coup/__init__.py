@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-from ..base import Export, Fact, GameModule
+from ..base import Export, Fact, ForeignFormat, GameModule
 from . import root_log
 from .bots import BOTS, play_game
 from .logger import CoupLogger
@@ -47,7 +47,8 @@ class Coup(GameModule):
     #: what a bot logs a game with (``GameLogger(game=...)`` hands it out)
     Logger: ClassVar[type] = CoupLogger
     #: text formats ``replay.log.read_logs`` recognises by content (``looks_like``/``read``)
-    readers: ClassVar[tuple[Any, ...]] = (root_log,)
+    readers: ClassVar[tuple[ForeignFormat, ...]] = (
+        ForeignFormat("coupbots-root", root_log.looks_like, root_log.read, root_log.read_games),)
     #: the first character of this game's replay codes (``replay/codec/generic.py``)
     code_marker: ClassVar[str] = "x"
     #: the log events that are moves (a digit each in a code); ``chat`` is left out of codes
@@ -62,6 +63,13 @@ class Coup(GameModule):
         Fact("players", "Players", kind="int", column=True),
         Fact("turns", "Turns", kind="int", column=True),
     )
+
+    #: the bots ``selfplay`` seats when none are named
+    default_bots: ClassVar[tuple[str, ...]] = ("honest", "bluffer")
+
+    def log_seats(self, log: CoupLog) -> tuple[str, ...]:
+        """A log's seats are its players' ids, in table order."""
+        return log.seat_order
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> CoupLog:
         """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``."""
@@ -78,6 +86,10 @@ class Coup(GameModule):
         seats = log.seat_order
         state = CoupState(seats, [log.hands[s] for s in seats], log.first_player)
         return state, state.check_setup()
+
+    def finish(self, state: CoupState) -> list:
+        """The findings of a log that ends here (a challenge or block left unanswered...)."""
+        return state.finish()
 
     def legal_events(self, state: CoupState) -> list[Any]:
         """Every event that may come next (any seat may challenge or block): each ``legal()``
@@ -96,7 +108,7 @@ class Coup(GameModule):
                 out.append(_event(state.event_for(entry)))
         return out
 
-    def selfplay(self, seed: int, bots: Sequence[str] = ("honest", "bluffer"), **options: Any) -> CoupLog:
+    def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> CoupLog:
         """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
         return play_game(seed, bots=tuple(bots), **options)
 

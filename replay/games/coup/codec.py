@@ -18,7 +18,7 @@ from __future__ import annotations
 from math import log2
 from typing import Any
 
-from ..uno_lite.codec import multisets, rank_multiset, unrank_multiset
+from replay.codec.intcode import multisets, rank_multiset, unrank_multiset
 from .cards import CARD_TEXT, COPIES, KINDS
 
 HAND = 2

@@ -15,30 +15,33 @@ order in which ``players`` lists them is the table order. Cards are read liberal
 Traceback (most recent call last):
 ...
 replay.log.LogFormatError: hands.1[1]: 'K' is not a Coup card (D, A, B, C, E or a character's name)
+>>> parse({"format": "coup/1", "first_player": "1", "hands": {"1": [], "2": []},
+...        "events": [{"type": "challenge", "seat": "3"}]})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: events[0].seat: '3' is not a seat of this game (1, 2)
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     PlainSerializer,
     PlainValidator,
-    ValidationError,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError, core_schema
 
-from replay.envelope import Envelope, error_place, log_json_schema, schema_text
-
-from replay.log import LogFormatError, Player
+from replay.envelope import Envelope
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
+from replay.log import Player
 from replay.reading import Lookup, TextReader, reading_validator
 
 from .cards import ACTIONS, CARD_TEXT, DECK_SIZE, CardParseError, parse_action, parse_card
@@ -54,11 +57,6 @@ MAX_CHAT = 2_000
 MAX_EVENTS = MAX_GAME_EVENTS + MAX_CHAT
 MAX_TEXT = 4000
 _SEAT_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,40}")
-
-
-def _short_repr(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _card(value: Any) -> int:
@@ -83,7 +81,7 @@ def _seat(value: Any) -> str:
         if _SEAT_NAME.fullmatch(key):
             return key
     raise PydanticCustomError("seat", "{text} is not a seat name (a player id: letters, digits, _ . : -)",
-                              {"text": _short_repr(value)})
+                              {"text": short_repr(value)})
 
 
 CardField = Annotated[
@@ -105,16 +103,7 @@ SeatField = Annotated[
     WithJsonSchema({"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,40}$",
                     "description": "a seat: the protocol's player id, e.g. \"1\""}),
 ]
-Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
-
-
-class _Open(BaseModel):
-    """Unknown extra fields are kept as they are, never an error."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-
-class ActionEvent(_Open):
+class ActionEvent(Open):
     type: Literal["action"]
     seat: SeatField
     action: ActionField
@@ -122,41 +111,41 @@ class ActionEvent(_Open):
     t: Millis | None = None
 
 
-class ChallengeEvent(_Open):
+class ChallengeEvent(Open):
     type: Literal["challenge"]
     seat: SeatField
     t: Millis | None = None
 
 
-class BlockEvent(_Open):
+class BlockEvent(Open):
     type: Literal["block"]
     seat: SeatField
     card: CardField = Field(description="the character the blocker claims")
     t: Millis | None = None
 
 
-class RevealEvent(_Open):
+class RevealEvent(Open):
     type: Literal["reveal"]
     seat: SeatField
     card: CardField
     t: Millis | None = None
 
 
-class ReplaceEvent(_Open):
+class ReplaceEvent(Open):
     type: Literal["replace"]
     seat: SeatField
     card: CardField = Field(description="the card drawn after a reveal")
     t: Millis | None = None
 
 
-class LoseEvent(_Open):
+class LoseEvent(Open):
     type: Literal["lose"]
     seat: SeatField
     card: CardField = Field(description="the card turned face up")
     t: Millis | None = None
 
 
-class ExchangeEvent(_Open):
+class ExchangeEvent(Open):
     type: Literal["exchange"]
     seat: SeatField
     drawn: list[CardField] = Field(min_length=2, max_length=2, description="the two cards drawn")
@@ -164,7 +153,7 @@ class ExchangeEvent(_Open):
     t: Millis | None = None
 
 
-class IllegalEvent(_Open):
+class IllegalEvent(Open):
     type: Literal["illegal"]
     seat: SeatField
     message: str = Field(max_length=MAX_TEXT, description="the message the host refused")
@@ -172,20 +161,16 @@ class IllegalEvent(_Open):
     t: Millis | None = None
 
 
-class LeaveEvent(_Open):
+class LeaveEvent(Open):
     type: Literal["leave"]
     seat: SeatField
     t: Millis | None = None
 
 
-class ChatEvent(_Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
-class CoinsEvent(_Open):
+class CoinsEvent(Open):
     """The host's coin count for a seat (CoupBots' ``COINS`` line), checked once the turn resolved."""
 
     type: Literal["coins"]
@@ -207,13 +192,10 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-class End(_Open):
-    reason: Literal["completed", "cancelled", "timeout"]
-    winner: SeatField | None = Field(None, description="the winner as the host announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatField, announced_by="host")
 
 
-class CoupLog(_Open, Envelope):
+class CoupLog(Open, Envelope):
     """One Coup game (``coup/1``)."""
 
     format: Literal["coup/1"] = Field(description="game and major version of this format")
@@ -247,7 +229,7 @@ class CoupLog(_Open, Envelope):
         known = set(seats)
         if self.first_player not in known:
             raise PydanticCustomError("seats", "first_player {s} is not a seat of this game ({all})",
-                                      {"s": _short_repr(self.first_player), "all": ", ".join(seats)})
+                                      {"s": short_repr(self.first_player), "all": ", ".join(seats)})
         chats = 0
         for index, event in enumerate(self.events):  # each field read once: this runs on every read
             kind, seat = event.type, event.seat
@@ -257,15 +239,15 @@ class CoupLog(_Open, Envelope):
                     continue
             if seat not in known:
                 raise PydanticCustomError("seats", "events[{i}].seat: {s} is not a seat of this game ({all})",
-                                          {"i": index, "s": _short_repr(seat), "all": ", ".join(seats)})
+                                          {"i": index, "s": short_repr(seat), "all": ", ".join(seats)})
             if kind == "action":
                 target = event.target
                 if target is not None and target not in known:
                     raise PydanticCustomError("seats", "events[{i}].target: {s} is not a seat of this game ({all})",
-                                              {"i": index, "s": _short_repr(target), "all": ", ".join(seats)})
+                                              {"i": index, "s": short_repr(target), "all": ", ".join(seats)})
         if self.end is not None and self.end.winner is not None and self.end.winner not in known:
             raise PydanticCustomError("seats", "end.winner: {s} is not a seat of this game ({all})",
-                                      {"s": _short_repr(self.end.winner), "all": ", ".join(seats)})
+                                      {"s": short_repr(self.end.winner), "all": ", ".join(seats)})
         if chats > MAX_CHAT:
             raise PydanticCustomError("too_many_chats", "{n} chat events: at most {cap} are allowed",
                                       {"n": chats, "cap": MAX_CHAT})
@@ -280,60 +262,16 @@ class CoupLog(_Open, Envelope):
         """The seats in table order: as ``players`` lists them (``hands`` when there are no players)."""
         return tuple(self.players) if self.players else tuple(self.hands)
 
-    def replay(self):
-        """Judge the game: a ``CoupReplay``."""
-        from .replay import CoupReplay
-
-        return CoupReplay.from_log(self)
 
 
-# --- errors ----------------------------------------------------------------------------------
+# --- errors (the kit's ``LogFormat`` words the rest) ------------------------------------------
 
-def _place(loc: tuple[Any, ...]) -> str:
-    return error_place(loc, EVENT_TYPES)
-
-
-def _message(error: dict[str, Any]) -> tuple[str | None, str]:
-    kind = error["type"]
-    if kind == "missing":
-        return None, "required field is missing"
-    if kind == "union_tag_invalid":
-        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
-        return None, f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
-    if kind == "union_tag_not_found":
-        return None, "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
-    if kind == "literal_error" and error["loc"] == ("format",):
-        return None, f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
-    if kind == "seats" and ": " in error["msg"] and error["msg"].startswith(("events[", "end.")):
+def _error(error: dict[str, Any]) -> tuple[str, str] | None:
+    """A seat check of the whole log names its own place (``events[3].seat: ...``)."""
+    if error["type"] == "seats" and ": " in error["msg"] and error["msg"].startswith(("events[", "end.")):
         place, _, text = error["msg"].partition(": ")
         return place, text
-    return None, error["msg"]
-
-
-def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
-    """Each error of a failed validation as ``(place, message)``."""
-    out = []
-    for e in exc.errors(include_url=False):
-        place, text = _message(e)
-        out.append((place if place is not None else _place(e["loc"]), text))
-    return out
-
-
-def parse(data: dict[str, Any], source: str | None = None) -> CoupLog:
-    """A decoded JSON object -> ``CoupLog``; raises ``replay.log.LogFormatError``.
-
-    >>> parse({"format": "coup/1", "first_player": "1", "hands": {"1": [], "2": []},
-    ...        "events": [{"type": "challenge", "seat": "3"}]})
-    Traceback (most recent call last):
-    ...
-    replay.log.LogFormatError: events[0].seat: '3' is not a seat of this game (1, 2)
-    """
-    if not isinstance(data, dict):
-        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
-    try:
-        return CoupLog.model_validate(data)
-    except ValidationError as exc:
-        raise LogFormatError(errors_from_validation(exc), source) from None
+    return None
 
 
 # --- reading JSON text in one pass (``replay.reading``): the models' own schema with the card
@@ -355,20 +293,14 @@ def _reading_validator():
 read_json = TextReader(_reading_validator)
 
 
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of ``coup/1`` (what ``docs/coup.schema.json`` holds)."""
-    return log_json_schema(CoupLog, "https://game-replay.invalid/coup/v1.schema.json",
-                           "Coup game log, format coup/1")
-
-
-def json_schema_text() -> str:
-    return schema_text(json_schema())
-
+#: the format: ``parse`` (a decoded JSON object -> ``CoupLog``, or ``LogFormatError``), the errors'
+#: places and messages, and the JSON Schema (``docs/coup.schema.json``)
+LOG_FORMAT = LogFormat(CoupLog, FORMAT, EVENT_TYPES, "Coup game log, format coup/1", schema_file="coup",
+                       error=_error)
+parse = LOG_FORMAT.parse
+errors_from_validation = LOG_FORMAT.errors_from_validation
+json_schema = LOG_FORMAT.json_schema
+json_schema_text = LOG_FORMAT.json_schema_text
 
 if __name__ == "__main__":  # pragma: no cover - tooling
-    import sys
-
-    if sys.argv[1:] == ["--schema"]:
-        sys.stdout.write(json_schema_text())
-    else:
-        print("usage: python -m replay.games.coup.log --schema > docs/coup.schema.json")
+    sys.exit(LOG_FORMAT.main(sys.argv[1:], "replay.games.coup.log"))

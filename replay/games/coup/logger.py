@@ -22,18 +22,12 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from replay.errors import ReplayError
-from replay.logger import BaseLogger, LoggerStateError
+from replay.logger import BaseLogger, LoggerInputError
 
 from .cards import CARD_TEXT, CardParseError, parse_action, to_card
-from .log import END_REASONS, FORMAT, CoupLog, parse
-
-
-class LoggerInputError(ReplayError, ValueError):
-    """An argument that names no seat, card, action or end reason."""
+from .log import END_REASONS, FORMAT
 
 
 def _seat(value: Any) -> str:
@@ -60,26 +54,16 @@ def _cards(values: "Iterable[Any] | str") -> list[str]:
 class CoupLogger(BaseLogger):
     """Record one Coup game as ``coup/1``."""
 
+    format = FORMAT
+    end_reasons = END_REASONS
     before_deal = "call deal() before logging events"
 
     def __init__(self, *, game_id: str | None = None, players: Mapping[Any, Any] | None = None,
                  out_dir: "str | os.PathLike[str] | None" = None, started_at: datetime | None = None,
                  meta: Mapping[str, Any] | None = None, clock: Callable[[], float] | None = time.monotonic):
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            self.players[_seat(seat)] = {"name": player} if isinstance(player, str) else dict(player)
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
+        self._open(game_id, out_dir, started_at, meta, clock)
+        self.players = self._players(players)
         self._first_player: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     # -- recording ---------------------------------------------------------------------------
     def deal(self, hands: "Mapping[Any, Iterable[Any] | str]", first_player: Any) -> None:
@@ -137,44 +121,16 @@ class CoupLogger(BaseLogger):
         """The host's own coin count for a seat (checked against the rules)."""
         self._event({"type": "coins", "seat": _seat(seat), "coins": int(coins)}, t)
 
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = _seat(seat)
-        event["text"] = str(text)
-        self._event(event, t)
-
-    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
-        """Close the log, save it (when the logger has a directory) and return the CoupReplay."""
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("nothing to end: call deal() first")
-        if reason not in END_REASONS:
-            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        end: dict[str, Any] = {"reason": reason}
-        if winner is not None:
-            end["winner"] = _seat(winner)
-        return self._close(end, t)
-
     # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+    def seat_name(self, value: Any) -> str:
+        return _seat(value)
+
+    def _fields(self) -> dict[str, Any]:
+        """The setup's fields of the log (``BaseLogger.to_dict`` adds the envelope's and events)."""
+        data: dict[str, Any] = {}
         if self.players:
             data["players"] = self.players
         data["first_player"] = self._first_player
         data["hands"] = self._hands
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
         return data
 
-    def to_log(self) -> CoupLog:
-        return parse(self.to_dict(), self.game_id)

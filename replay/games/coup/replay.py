@@ -19,16 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import ACTION_CLAIM, CARD_NAMES, CARD_TEXT, KINDS
 from .engine import GAME_EVENTS, CoupState
 from .log import CoupLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class Step(NamedTuple):
@@ -120,7 +116,7 @@ def _mark(bluff: bool | None, knows: bool) -> str:
 
 
 @dataclass(slots=True)
-class CoupReplay:
+class CoupReplay(BaseReplay):
     """A game judged under the Coup rules: findings, winner, coins and, on first use, its steps."""
 
     log: CoupLog
@@ -135,12 +131,7 @@ class CoupReplay:
     step_count: int
     event_steps: list[int] = field(default_factory=list)
     _steps: list[Step] | None = None
-
-    @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     @classmethod
     def from_log(cls, log: CoupLog) -> "CoupReplay":
@@ -153,47 +144,20 @@ class CoupReplay:
             turns=state.turns, coins=dict(zip(seats, state.coins)), influence=dict(zip(seats, state.influence)),
             eliminated=[seats[i] for i in state.eliminated], step_count=state.steps + 1, event_steps=event_steps)
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the deal, then one per game event."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
     @property
     def seats(self) -> tuple[str, ...]:
         return self.log.seat_order
 
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
-
     def __repr__(self) -> str:
         return f"<CoupReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"turns": self.turns, "players": len(self.seats)}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"turns": self.turns, "players": len(self.seats)}
 
     def summary_line(self) -> str:
         """``champ/r1/g17  coup  2 won in 31 turns (3 seats)  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        turns = f"{self.turns} turn{'s' if self.turns != 1 else ''}"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won in {turns}"
-        else:
-            result = f"{self.end_reason} after {turns}"
-        n = len(self.findings)
-        return f"{game_id}  coup  {result} ({len(self.seats)} seats)  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.turns, "turn"), extra=f" ({len(self.seats)} seats)")
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves (all cards open)."""

@@ -21,16 +21,21 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ...errors import ReplayError
-from ..base import Export, Fact, GameModule
+from ..base import Export, Fact, ForeignFormat, GameModule
 from . import bots as _bots
 from . import codec as _codec
 from .cards import Call, CallParseError, Seat
 from .formats.lin import to_lin
 from .formats.pbn import ENCODING as PBN_ENCODING
 from .formats.pbn import to_pbn
-from .engine import FINDING_KINDS
+from .analysis import VERSION as ANALYSIS_VERSION
+from .analysis import analyse
+from .commands import analyse_command
+from .engine import FINDING_KINDS, Game
 from .formats import bridgebot_text
-from .log import END_REASONS, GameLog, json_schema, parse
+from .formats.commands import export_command
+from .game import GameReplay
+from .log import END_REASONS, BidEvent, GameLog, PartnerEvent, PlayEvent, json_schema, parse
 from .logger import BridgeLogger
 from .reading import read_json
 
@@ -69,9 +74,12 @@ class FloatingBridge(GameModule):
     #: what a bot logs a game with (``GameLogger()`` hands it out: bridge is the default game)
     Logger: ClassVar[type] = BridgeLogger
     #: text formats ``replay.log.read_logs`` recognises by content: BridgeBot's text logs
-    readers: ClassVar[tuple[Any, ...]] = (bridgebot_text,)
+    readers: ClassVar[tuple[ForeignFormat, ...]] = (
+        ForeignFormat("bridgebot-text", bridgebot_text.looks_like, bridgebot_text.read),)
     #: the tuned codec with codes of its own shape (``replay.codec`` asks it first)
     text_codec: ClassVar[Any] = _codec
+    #: what ``game-replay decode`` calls a code of the original BridgeBot
+    legacy_code_label: ClassVar[str] = "original BridgeBot code"
     #: the log events that are actions (a step each)
     action_events: ClassVar[frozenset[str]] = frozenset(("bid", "partner", "play"))
     #: the step kind that ends a chapter (the viewer's up/down keys)
@@ -102,9 +110,7 @@ class FloatingBridge(GameModule):
         """A decoded JSON object -> ``GameLog``; raises ``replay.log.LogFormatError``."""
         return parse(data, source)
 
-    def judge(self, log: GameLog):
-        from .game import GameReplay
-
+    def judge(self, log: GameLog) -> GameReplay:
         return GameReplay.from_log(log)
 
     def json_schema(self) -> dict[str, Any]:
@@ -114,13 +120,22 @@ class FloatingBridge(GameModule):
         """A seat's name as the log model keys its players by it."""
         return Seat[name]
 
-    @property
-    def commands(self) -> tuple[Any, ...]:
-        """The game's own CLI commands (``replay.cli`` adds them): ``analyse`` and ``export``."""
-        from .commands import analyse_command
-        from .formats.commands import export_command
+    #: the game's own CLI commands (``replay.cli`` adds them): ``export`` and ``analyse``
+    commands: ClassVar[tuple[Any, ...]] = (export_command, analyse_command)
+    #: the bots ``selfplay`` seats when none are named
+    default_bots: ClassVar[tuple[str, ...]] = ("greedy",)
+    #: the rule presets ``selfplay --rules`` offers
+    rule_presets: ClassVar[tuple[str, ...]] = ("bridgebot", "all-tricks")
 
-        return (export_command, analyse_command)
+    def replay_lines(self, replay: GameReplay) -> list[str]:
+        """What ``game-replay replay`` prints after the summary line: the partner card and the
+        trick winners."""
+        lines = []
+        if replay.partner_card is not None:
+            lines.append(f"  partner card {replay.partner_card} held by {replay.partner_seat.name}")
+        if replay.trick_winners:
+            lines.append("  trick winners: " + " ".join(s.name for s in replay.trick_winners))
+        return lines
 
     def describe_code(self, replay) -> list[str]:
         """What ``game-replay decode`` prints about a game, after its summary line."""
@@ -140,15 +155,11 @@ class FloatingBridge(GameModule):
 
     def start(self, log: GameLog):
         """The position after the deal (an ``engine.Game``), and the deal's findings."""
-        from .engine import Game
-
         state = Game(log.hands.by_seat(), log.first_bidder, log.rules)
         return state, state.check_deal()
 
     def legal_events(self, state) -> list[Any]:
         """Every event the seat to act may log now, as log events (calls, partner cards, cards)."""
-        from .log import BidEvent, PartnerEvent, PlayEvent
-
         seat = state.to_act
         out = []
         for kind, value in state.legal():
@@ -166,12 +177,8 @@ class FloatingBridge(GameModule):
 
     # -- double-dummy analysis: the hook the archive and the viewer use (a game module may
     # offer ``analyse``; the archive keeps its answer, keyed by the game's content) ----------
-    @property
-    def analysis_version(self) -> str:
-        """Changes when the analysis of the same game could change: older stored ones are redone."""
-        from .analysis import VERSION
-
-        return VERSION
+    #: changes when the analysis of the same game could change: older stored ones are redone
+    analysis_version: ClassVar[str] = ANALYSIS_VERSION
 
     def analyse(self, replay) -> dict[str, Any]:
         """The double-dummy analysis of a judged game as JSON (``analysis.GameAnalysis.to_json``
@@ -179,8 +186,6 @@ class FloatingBridge(GameModule):
         of the log's event index, so that the same game read from a code or from its log gives
         the same answer; ``analysed_to`` (the last card's step) and ``stops`` (why the analysis
         ends before the 52nd card, or None)."""
-        from .analysis import analyse
-
         result = analyse(replay, values=True).to_json()
         for card in result["cards"]:
             card["step"] = replay.event_steps[card.pop("event")]

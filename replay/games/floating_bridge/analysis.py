@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, SEATS, Card, Seat
 from .engine import OVER, PLAY, Game
+from .engine import game_at_step  # noqa: F401  (its home was here: tests and docs import it from here)
 from .solver import Position, best_cards, card_values, solve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -183,20 +184,3 @@ def analyse(replay: "GameReplay", values: bool = False) -> GameAnalysis:
         if game.phase == OVER:
             break
     return result
-
-
-def game_at_step(replay: "GameReplay", step: int) -> Game:
-    """The engine's game after ``replay.steps[step]`` (step 0 is the deal)."""
-    if not 0 <= step < replay.step_count:
-        raise IndexError(f"step {step} is not a step of this game (0-{replay.step_count - 1})")
-    log = replay.log
-    game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
-    game.check_deal()
-    count = 0
-    for event in log.events:
-        if count == step or game.stopped:
-            break
-        game.push(event)
-        if event.type in Game.ACTION_EVENTS and not game.stopped:
-            count += 1
-    return game

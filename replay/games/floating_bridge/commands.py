@@ -9,19 +9,20 @@ import sys
 
 import click
 
+from replay.clitools import EXIT_BAD_INPUT, UserError, looks_like_file_name, read_entries
+from replay.codec import decode
+from replay.log import LogEntry
+
+from .analysis import analyse
+
 
 def _entries(source: str):
     """The games in a file, folder or ``-``, or the one game in a replay code or link."""
-    from replay.cli import UserError, looks_like_file_name, read_entries
-    from replay.log import LogEntry
-
     if source == "-" or os.path.exists(source):
         yield from read_entries([source])
         return
     if looks_like_file_name(source):
         raise UserError(f"{source}: no such file or folder")
-    from replay.codec import decode
-
     yield LogEntry(source, b"", log=decode(source))  # a bad code raises CodeError: exit 2
 
 
@@ -35,9 +36,6 @@ def analyse_command(source: str, as_json: bool) -> None:
     (tricks already won included), the cards that were best, and the tricks a mistake cost.
     Exit 2 if the input could not be read.
     """
-    from replay.cli import EXIT_BAD_INPUT
-    from .analysis import analyse
-
     status = 0
     for entry in _entries(source):
         if entry.error is not None:

@@ -19,10 +19,11 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import reduce
 from operator import itemgetter, or_
-from typing import Sequence
+from typing import Any, Sequence
+
+from replay.games.base import Finding
 
 from .cards import (
     CARDS,
@@ -69,33 +70,10 @@ FINDING_KINDS: dict[str, bool] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """A breach of the rules, tied to the step where it happened.
-
-    ``step`` is the index in ``GameReplay.steps`` of the position the breach produced, or, for
-    a fatal breach, of the last position before it. ``event`` is the index in the log's events.
-    """
-
-    step: int
-    kind: str
-    seat: Seat | None
-    message: str
-    event: int | None = None
-
-    @property
-    def fatal(self) -> bool:
-        return FINDING_KINDS.get(self.kind, False)
-
-    def to_json(self) -> dict:
-        return {
-            "step": self.step,
-            "event": self.event,
-            "kind": self.kind,
-            "seat": None if self.seat is None else self.seat.name,
-            "message": self.message,
-            "fatal": self.fatal,
-        }
+def finding(step: int, kind: str, seat: Seat | None, message: str, event: int | None = None) -> Finding:
+    """A floating bridge finding: ``replay.games.base.Finding`` with the seat as a ``Seat``
+    (its name in JSON) and ``fatal`` as ``FINDING_KINDS`` says."""
+    return Finding(step, kind, seat, message, event, FINDING_KINDS.get(kind, False))
 
 
 class Game:
@@ -181,13 +159,13 @@ class Game:
                 mask |= 1 << c
             seen |= mask
         if problems:
-            findings.append(Finding(0, "invalid_deal", None, "; ".join(problems)))
+            findings.append(finding(0, "invalid_deal", None, "; ".join(problems)))
             self.stopped = True
             return findings
         for seat, cards in zip(SEATS, self.deal):
             pts = hand_points(cards)
             if pts < self.rules.wash_threshold:
-                findings.append(Finding(
+                findings.append(finding(
                     0, "wash_hand", seat,
                     f"{seat.full_name} has {pts} points, below the wash threshold of "
                     f"{self.rules.wash_threshold}: the deal should have been redealt"))
@@ -242,7 +220,7 @@ class Game:
     # ----------------------------------------------------------------- actions
     def _fatal(self, step: int, kind: str, seat: int | None, message: str) -> list[Finding]:
         self.stopped = True
-        return [Finding(step, kind, None if seat is None else SEATS[seat], message)]
+        return [finding(step, kind, None if seat is None else SEATS[seat], message)]
 
     def _wrong_phase(self, step: int, seat: int, what: str) -> list[Finding] | None:
         if self.phase == OVER:
@@ -304,7 +282,7 @@ class Game:
         self.partner_card = CARDS[card]
         self.partner_seat = self.holder(card)
         if self.partner_seat == self.declarer and not self.rules.self_partner:
-            findings.append(Finding(step, "partner_in_own_hand", SEATS[seat],
+            findings.append(finding(step, "partner_in_own_hand", SEATS[seat],
                                     f"{name} calls {Card(card)}, a card in its own hand, "
                                     "which these rules do not allow; it plays alone"))
         self.phase = PLAY
@@ -387,30 +365,30 @@ class Game:
         if self.trick:
             led = self.trick[0][1] // 13
             if hand & SUIT_MASKS[led]:
-                return Finding(step, "revoke", SEATS[seat],
+                return finding(step, "revoke", SEATS[seat],
                                f"{name} plays {Card(card)} but holds {_SUIT_NAMES[led]}, the suit led: a revoke")
-            return Finding(step, "trump_in_first_trick", SEATS[seat],
+            return finding(step, "trump_in_first_trick", SEATS[seat],
                            f"{name} trumps the first trick with {Card(card)}, which these rules forbid "
                            "while it holds other suits")
         if not self.trump_broken and suit == self.trump:
-            return Finding(step, "trump_not_broken", SEATS[seat],
+            return finding(step, "trump_not_broken", SEATS[seat],
                            f"{name} leads {Card(card)}, a trump, before trumps were broken, "
                            "while holding other suits")
-        return Finding(step, "trump_in_first_trick", SEATS[seat],
+        return finding(step, "trump_in_first_trick", SEATS[seat],
                        f"{name} leads a trump ({Card(card)}) to the first trick, which these rules forbid")
 
     def announce_trick(self, winner: int, step: int = 0) -> list[Finding]:
         """A bot's announcement of the last trick's winner; checked against the rules."""
         if not self.pending_announcement:
             number = len(self.trick_winners)
-            return [Finding(step, "unexpected_trick_event", SEATS[winner],
+            return [finding(step, "unexpected_trick_event", SEATS[winner],
                             f"the bot announced {SEATS[winner].full_name} as a trick winner, "
                             f"but no trick had just finished (tricks finished: {number})")]
         self.pending_announcement = False
         actual = self.trick_winners[-1]
         if actual != winner:
             number = len(self.trick_winners)
-            return [Finding(step, "wrong_trick_winner", SEATS[winner],
+            return [finding(step, "wrong_trick_winner", SEATS[winner],
                             f"the bot announced {SEATS[winner].full_name} as the winner of trick "
                             f"{number}, but the rules give it to {actual.full_name}")]
         return []
@@ -470,3 +448,20 @@ _BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
 _NEXT_SEAT: tuple[Seat, ...] = SEATS[1:] + SEATS[:1]
 #: ``(Seat, Card)`` of every seat and card: the pairs a trick holds
 _PLAYED: tuple[tuple[tuple[Seat, Card], ...], ...] = tuple(tuple((seat, card) for card in CARDS) for seat in SEATS)
+
+
+def game_at_step(replay: Any, step: int) -> Game:
+    """The engine's game after ``replay.steps[step]`` (step 0 is the deal)."""
+    if not 0 <= step < replay.step_count:
+        raise IndexError(f"step {step} is not a step of this game (0-{replay.step_count - 1})")
+    log = replay.log
+    game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
+    game.check_deal()
+    count = 0
+    for event in log.events:
+        if count == step or game.stopped:
+            break
+        game.push(event)
+        if event.type in Game.ACTION_EVENTS and not game.stopped:
+            count += 1
+    return game

@@ -10,11 +10,15 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from replay.codec import encode, replay_url
+from replay.games import game_for_format
+from replay.games.base import GameModule, Outcome
+
 from .cards import SEATS, Call, Card, Seat, cards_of, hand_points
-from .engine import AUCTION, OVER, PARTNER, PLAY, Finding, Game
+from .engine import AUCTION, OVER, PARTNER, PLAY, Finding, Game, finding
 from .log import GameLog
 from .rules import Rules, targets
 
@@ -154,11 +158,11 @@ class GameReplay:
                 kind = None
             if game.stopped:
                 # the breach did not change the position: tie it to the last step
-                findings.extend(Finding(count - 1, f.kind, f.seat, f.message, number) for f in new)
+                findings.extend(replace(f, step=count - 1, event=number) for f in new)
                 event_steps.append(count - 1)
                 continue
             if new:
-                findings.extend(Finding(f.step, f.kind, f.seat, f.message, number) for f in new)
+                findings.extend(replace(f, event=number) for f in new)
             if kind is None:
                 event_steps.append(count - 1)
                 continue
@@ -209,7 +213,7 @@ class GameReplay:
             problem = (f"the log says the game ended as {logged}, but "
                        + ("it was passed out" if game.passed_out else "play had already reached its end"))
         if problem:
-            findings.append(Finding(last_step, "end_mismatch", None, problem, None))
+            findings.append(finding(last_step, "end_mismatch", None, problem, None))
         return logged
 
     @staticmethod
@@ -228,10 +232,8 @@ class GameReplay:
 
     # -- the game-neutral interface (replay.games.base.Replay) -------------------------------
     @property
-    def game(self):
-        from replay.games import get
-
-        return get("floating-bridge")
+    def game(self) -> GameModule:
+        return game_for_format(self.log.format)
 
     @property
     def winners(self) -> list[str]:
@@ -259,9 +261,7 @@ class GameReplay:
                 out[s.name] = "defender"
         return out
 
-    def outcome(self):
-        from replay.games.base import Outcome
-
+    def outcome(self) -> Outcome:
         facts: dict[str, str | int] = {"rules": self.rules.name}
         if self.contract is not None:
             facts["contract"] = str(self.contract)
@@ -355,13 +355,9 @@ class GameReplay:
 
     # codes are attached by replay.codec (see replay/codec/__init__.py)
     def code(self) -> str:
-        from replay.codec import encode
-
         return encode(self)
 
     def url(self, base: str, names: bool = False) -> str:
-        from replay.codec import replay_url
-
         return replay_url(self, base, names=names)
 
 

@@ -18,6 +18,7 @@ replay.log.LogFormatError: hands.N[0]: 'S1O' is not a card
 
 from __future__ import annotations
 
+import sys
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
@@ -28,15 +29,15 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
-    ValidationError,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from ...envelope import Envelope, log_json_schema, schema_text
-from ...log import LogFormatError, Millis, Player, _model, _new, _Open, _set, _short_repr, plain_envelope
+from ...envelope import Envelope
+from ...kit.log import LogFormat, chat_event, end_model
+from ...log import Millis, Player, _model, _new, _Open, _set, _short_repr, plain_envelope
 from ...log import plain_players, plain_start_time
 from .cards import CALL_TEXT, CARD_TEXT, Call, CallParseError, Card, CardParseError, Seat, singbridge_number
 from .rules import FLAG_TYPES, PRESETS, Rules, RulesError
@@ -199,11 +200,7 @@ class TrickEvent(_Open):
     t: Millis | None = None
 
 
-class ChatEvent(_Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
 Event = Annotated[
@@ -213,9 +210,7 @@ Event = Annotated[
 EVENT_TYPES = ("bid", "partner", "play", "trick", "chat")
 
 
-class End(_Open):
-    reason: Literal["completed", "passed_out", "cancelled", "timeout", "abandoned"]
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__)
 
 
 class GameLog(_Open, Envelope):
@@ -280,13 +275,6 @@ class GameLog(_Open, Envelope):
         finally:
             _NOTATION.reset(token)
 
-    # -- convenient views
-    def replay(self):
-        """Judge the game: a ``GameReplay``."""
-        from .game import GameReplay  # the judged replay is above the model: imported when asked
-
-        return GameReplay.from_log(self)
-
 
 # --- errors ----------------------------------------------------------------------------------
 
@@ -307,25 +295,13 @@ def _place(loc: tuple[Any, ...]) -> str:
     return "".join(parts)
 
 
-def _message(error: dict[str, Any]) -> str:
+def _message(error: dict[str, Any]) -> str | None:
     kind = error["type"]
-    if kind == "missing":
-        return "required field is missing"
-    if kind == "union_tag_invalid":
-        return f"unknown event type {_short_repr(error['input'].get('type'))} (expected one of {', '.join(EVENT_TYPES)})"
-    if kind == "union_tag_not_found":
-        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
-    if kind == "literal_error" and error["loc"] == ("format",):
-        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
     if kind == "literal_error" and error["loc"] == ("notation",):
         return f"{_short_repr(error['input'])} is not a known notation (expected one of {', '.join(NOTATIONS)})"
     if kind == "extra_forbidden":
         return "unexpected field (hands has N, E, S and W only)"
-    return error["msg"]
-
-
-def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
-    return [(_place(e["loc"]), _message(e)) for e in exc.errors(include_url=False)]
+    return None
 
 
 # --- the fast path -----------------------------------------------------------------------------
@@ -473,23 +449,6 @@ _EVENT_MAKERS = {"bid": _make_bid, "partner": _make_card_event(PartnerEvent), "p
 _LOG_FIELDS = tuple(GameLog.model_fields)
 
 
-def parse(data: dict[str, Any], source: str | None = None) -> GameLog:
-    """A decoded JSON object -> ``GameLog`` (``GAME.parse``); raises ``LogFormatError``.
-
-    Plain logs take the fast path; anything else is validated in full, so every error is
-    pydantic's own, written as places (``hands.N[0]``)."""
-    try:
-        fast = _read_plain(data)
-    except TypeError:  # an unhashable value where a seat, card or call goes
-        fast = None
-    if fast is not None:
-        return fast
-    try:
-        return GameLog.model_validate(data)
-    except ValidationError as exc:
-        raise LogFormatError(errors_from_validation(exc), source) from None
-
-
 def _read_plain(data: dict[str, Any]) -> "GameLog | None":
     """The ``GameLog`` validation would give for a plain log, or None (see above)."""
     if data.get("notation", "standard") != "standard" or data.get("format") != FORMAT:
@@ -584,19 +543,16 @@ def looks_like_legacy_text(text: str) -> bool:
     return head.startswith("Player hands:") or head.startswith("Bidding:")
 
 
-def json_schema() -> dict[str, Any]:
-    return log_json_schema(GameLog, "https://game-replay.invalid/log-format/v1.schema.json",
-                           "Floating bridge game log, format v1")
-
-
-def json_schema_text() -> str:
-    return schema_text(json_schema())
-
+#: the format: ``parse`` (a decoded JSON object -> ``GameLog``, or ``LogFormatError``: plain logs
+#: take the fast path, anything else is validated in full, so every error is pydantic's own,
+#: written as places such as ``hands.N[0]``), and the JSON Schema (``docs/log-format.schema.json``)
+LOG_FORMAT = LogFormat(GameLog, FORMAT, EVENT_TYPES, "Floating bridge game log, format v1",
+                       schema_file="log-format", schema_id="https://game-replay.invalid/log-format/v1.schema.json",
+                       read_plain=_read_plain, message=_message, place=_place)
+parse = LOG_FORMAT.parse
+errors_from_validation = LOG_FORMAT.errors_from_validation
+json_schema = LOG_FORMAT.json_schema
+json_schema_text = LOG_FORMAT.json_schema_text
 
 if __name__ == "__main__":  # pragma: no cover - tooling
-    import sys
-
-    if sys.argv[1:] == ["--schema"]:
-        sys.stdout.write(json_schema_text())
-    else:
-        print("usage: python -m replay.games.floating_bridge.log --schema > docs/log-format.schema.json")
+    sys.exit(LOG_FORMAT.main(sys.argv[1:], "replay.games.floating_bridge.log"))

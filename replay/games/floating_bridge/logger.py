@@ -32,20 +32,20 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ...errors import ReplayError
-from ...log import parse_log
 from ...logger import BaseLogger, LoggerStateError
 from .cards import SEATS, Call, Card, Seat, singbridge_number
-from .log import END_REASONS, FORMAT, NOTATIONS, GameLog
+from .log import END_REASONS, FORMAT, NOTATIONS
 from .rules import Rules
 
 
 class BridgeLogger(BaseLogger):
     """Record one floating bridge game as log format v1 (``replay.GameLogger`` hands it out)."""
 
+    format = FORMAT
+    end_reasons = END_REASONS
     before_deal = "call deal() before logging calls or cards"
 
     def __init__(
@@ -64,22 +64,9 @@ class BridgeLogger(BaseLogger):
             raise ReplayError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")
         self.notation = notation
         self.rules = Rules.from_spec(rules)
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            info = {"name": player} if isinstance(player, str) else dict(player)
-            self.players[Seat.parse(seat).name] = info
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
+        self._open(game_id, out_dir, started_at, meta, clock)
+        self.players = self._players(players)
         self._first_bidder: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     # -- recording ---------------------------------------------------------------------------
     def deal(self, hands: "Mapping[Any, Iterable[Any]] | Iterable[Iterable[Any]]", first_bidder: Any) -> None:
@@ -112,13 +99,6 @@ class BridgeLogger(BaseLogger):
         """The trick winner as the bot announced it (the engine checks it)."""
         self._event({"type": "trick", "winner": Seat.parse(winner).name}, t)
 
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = Seat.parse(seat).name
-        event["text"] = str(text)
-        self._event(event, t)
-
     def end(self, reason: str = "completed", t: int | None = None):
         """Close the log, save it (when the logger has a directory) and return the GameReplay."""
         self._check_open()
@@ -127,28 +107,17 @@ class BridgeLogger(BaseLogger):
         return self._close({"reason": reason}, t)
 
     # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
-        data["rules"] = self.rules.to_spec()
+    def seat_name(self, value: Any) -> str:
+        return Seat.parse(value).name
+
+    def _fields(self) -> dict[str, Any]:
+        """The setup's fields of the log (``BaseLogger.to_dict`` adds the envelope's and events)."""
+        data: dict[str, Any] = {"rules": self.rules.to_spec()}
         if self.players:
             data["players"] = self.players
         data["first_bidder"] = self._first_bidder
         data["hands"] = self._hands
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
         return data
-
-    def to_log(self) -> GameLog:
-        return parse_log(self.to_dict(), self.game_id)
 
     # -- internals ---------------------------------------------------------------------------
     def _card(self, card: Any) -> Card:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from replay.codec.errors import CodeError
+
 from ..base import Export, Fact, GameModule
 from .bots import BOTS, play_game
 from .logger import PartyLogger
@@ -93,7 +95,14 @@ class PartyCards(GameModule):
                 out.append(DeclineEvent.model_construct(type="decline", seat=seat))
         return out
 
-    def selfplay(self, seed: int, bots: Sequence[str] = ("random",), **options: Any) -> PartyLog:
+    #: the bots ``selfplay`` seats when none are named
+    default_bots: ClassVar[tuple[str, ...]] = ("random",)
+
+    def log_seats(self, log: PartyLog) -> tuple[str, ...]:
+        """A log's seats are its invited players' names, in table order."""
+        return log.seats
+
+    def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> PartyLog:
         """A seeded bot game's log (options: ``out_dir``, ``interrupt_rate``, ``rounds``,
         ``score_limit``, ``hand_size``, ``chat``, ``game_id``)."""
         return play_game(seed, bots=tuple(bots), **options)
@@ -110,8 +119,6 @@ class _PayloadCodec:
         return int.from_bytes(b"\x01" + encode_payload(log), "big")
 
     def from_payload(self, value: int) -> dict[str, Any]:
-        from replay.codec.errors import CodeError
-
         data = value.to_bytes((value.bit_length() + 7) // 8, "big")
         if data[:1] != b"\x01":
             raise CodeError("the code is damaged: its payload does not start as a party-cards payload does")

@@ -30,7 +30,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import zstandard
+
 from replay.errors import ReplayError
+
+from .bots import play_game
+from .cards import card_pool
 
 from .log import END_REASONS, EVENT_TYPES, PartyLog, parse
 
@@ -515,8 +520,6 @@ def body_log(body: bytes) -> PartyLog:
 @lru_cache(maxsize=1)
 def _pool_texts() -> tuple[str, ...]:
     """The bundled pool's texts (questions, then answers): version 1 of the codec refers to them."""
-    from .cards import card_pool
-
     return tuple(card_pool().texts())
 
 
@@ -533,16 +536,12 @@ def _pool_index() -> dict[str, int]:
 @lru_cache(maxsize=1)
 def dictionary():
     """The shipped zstd dictionary of this codec version."""
-    import zstandard
-
     raw = resources.files("replay.games.party_cards").joinpath("data", DICTIONARY_FILE).read_bytes()
     return zstandard.ZstdCompressionDict(raw)
 
 
 def encode_payload(log: PartyLog) -> bytes:
     """The log as bytes: the version byte, then the zstd-compressed body (with the dictionary)."""
-    import zstandard
-
     compressor = zstandard.ZstdCompressor(level=LEVEL, dict_data=dictionary(), write_checksum=False,
                                           write_content_size=True, write_dict_id=False)
     return bytes([VERSION]) + compressor.compress(log_body(log))
@@ -550,8 +549,6 @@ def encode_payload(log: PartyLog) -> bytes:
 
 def decode_payload(payload: bytes) -> PartyLog:
     """The log that ``encode_payload`` wrote; raises ``PayloadError`` (or ``LogFormatError``)."""
-    import zstandard
-
     if not payload:
         raise PayloadError("an empty payload")
     if payload[0] != VERSION:
@@ -567,10 +564,6 @@ def decode_payload(payload: bytes) -> PartyLog:
 
 def training_samples(games: int = 600) -> list[bytes]:
     """Bodies of seeded self-play games over the bundled pool: what the dictionary learns from."""
-    from .bots import play_game
-
-    from .cards import card_pool
-
     # the pool's texts themselves (a card of the pool is written as its index, but texts near
     # them, and any other English card, share their words) and the bodies' structure
     samples = [text.encode("utf-8") for text in card_pool().texts()]
@@ -582,8 +575,6 @@ def training_samples(games: int = 600) -> list[bytes]:
 
 def train_dictionary(size: int = DICTIONARY_SIZE) -> bytes:
     """Train a dictionary (deterministic for one zstandard version: one thread, fixed samples)."""
-    import zstandard
-
     return zstandard.train_dictionary(size, training_samples(), threads=0, level=LEVEL, k=64, d=8,
                                       dict_id=VERSION).as_bytes()
 

@@ -21,26 +21,28 @@ Every seat an event names must be one of them; card ids and texts are free text.
 Traceback (most recent call last):
 ...
 replay.log.LogFormatError: events[0].seat: 'p9' is not a seat of this game (p1)
+>>> parse({"format": "party-cards/1", "players": {"p1": {}}})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: score_limit: required field is missing; hands: required field is missing; events: required field is missing
 """
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
-    ValidationError,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from replay.envelope import Envelope, error_place, log_json_schema, schema_text
-
-from replay.log import LogFormatError, Player
+from replay.envelope import Envelope, error_place
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
+from replay.log import Player
 from replay.reading import TextReader, reading_validator
 
 FORMAT = "party-cards/1"
@@ -63,46 +65,34 @@ MAX_CARDS = 200      # cards in one hand list, one draw or one swap
 MAX_SCORE_LIMIT = 1000
 
 
-def _short_repr(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 SeatName = Annotated[str, Field(min_length=1, max_length=MAX_SEAT, pattern=r"^\S+$")]
 CardId = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
-Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
 
 
-class _Open(BaseModel):
-    """Unknown extra fields are kept as they are, never an error."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-
-class AnswerCard(_Open):
+class AnswerCard(Open):
     id: CardId
     text: str = Field(max_length=MAX_CARD_TEXT)
 
 
-class QuestionCard(_Open):
+class QuestionCard(Open):
     id: CardId
     text: str = Field(max_length=MAX_CARD_TEXT, description="the question; each run of 3 or more underscores is a blank")
     pick: int = Field(ge=1, le=3, description="how many answer cards each seat plays")
 
 
-class JoinEvent(_Open):
+class JoinEvent(Open):
     type: Literal["join"]
     seat: SeatName
     t: Millis | None = None
 
 
-class DeclineEvent(_Open):
+class DeclineEvent(Open):
     type: Literal["decline"]
     seat: SeatName
     t: Millis | None = None
 
 
-class SwapEvent(_Open):
+class SwapEvent(Open):
     type: Literal["swap"]
     seat: SeatName
     discard: list[CardId] = Field(max_length=MAX_CARDS)
@@ -110,51 +100,47 @@ class SwapEvent(_Open):
     t: Millis | None = None
 
 
-class RoundEvent(_Open):
+class RoundEvent(Open):
     type: Literal["round"]
     czar: SeatName
     question: QuestionCard
     t: Millis | None = None
 
 
-class AnswerEvent(_Open):
+class AnswerEvent(Open):
     type: Literal["answer"]
     seat: SeatName
     cards: list[CardId] = Field(max_length=MAX_CARDS)
     t: Millis | None = None
 
 
-class RevealEvent(_Open):
+class RevealEvent(Open):
     type: Literal["reveal"]
     order: list[SeatName] = Field(max_length=MAX_SEATS * 2)
     t: Millis | None = None
 
 
-class PickEvent(_Open):
+class PickEvent(Open):
     type: Literal["pick"]
     seat: SeatName
     choice: int = Field(ge=-(2**31), le=2**31, description="1-based number in the reveal's order")
     t: Millis | None = None
 
 
-class DrawEvent(_Open):
+class DrawEvent(Open):
     type: Literal["draw"]
     seat: SeatName
     cards: list[AnswerCard] = Field(max_length=MAX_CARDS)
     t: Millis | None = None
 
 
-class LeaveEvent(_Open):
+class LeaveEvent(Open):
     type: Literal["leave"]
     seat: SeatName
     t: Millis | None = None
 
 
-class ChatEvent(_Open):
-    type: Literal["chat"]
-    seat: SeatName | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatName, MAX_TEXT, __name__)
 
 
 Event = Annotated[
@@ -164,13 +150,10 @@ Event = Annotated[
 ]
 
 
-class End(_Open):
-    reason: Literal["completed", "cancelled", "timeout", "not_enough_players"]
-    winner: SeatName | None = Field(None, description="the winner as the bot announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatName)
 
 
-class PartyLog(_Open, Envelope):
+class PartyLog(Open, Envelope):
     """One party-cards game, as a bot logged it (``party-cards/1``)."""
 
     format: Literal["party-cards/1"] = Field(description="game and major version of this format")
@@ -234,11 +217,6 @@ class PartyLog(_Open, Envelope):
         """The invited seats in table order."""
         return tuple(self.players)
 
-    def replay(self):
-        """Judge the game: a ``PartyReplay``."""
-        from .replay import PartyReplay
-
-        return PartyReplay.from_log(self)
 
 
 class _SeatError(ValueError):
@@ -247,57 +225,23 @@ class _SeatError(ValueError):
     def __init__(self, place: tuple[Any, ...], seat: str, seats: dict[str, Any]):
         known = ", ".join(list(seats)[:10])
         self.place = place
-        super().__init__(f"{_short_repr(seat)} is not a seat of this game ({known})")
+        super().__init__(f"{short_repr(seat)} is not a seat of this game ({known})")
 
 
-# --- errors ----------------------------------------------------------------------------------
+# --- errors (the kit's ``LogFormat`` words the rest) ------------------------------------------
 
-def _place(loc: tuple[Any, ...]) -> str:
-    return error_place(loc, EVENT_TYPES)
-
-
-def _message(error: dict[str, Any]) -> str:
-    kind = error["type"]
-    if kind == "missing":
-        return "required field is missing"
-    if kind == "union_tag_invalid":
-        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
-        return f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
-    if kind == "union_tag_not_found":
-        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
-    if kind == "literal_error" and error["loc"] == ("format",):
-        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
-    if kind == "string_pattern_mismatch":
-        return f"{_short_repr(error['input'])} is not a seat name (no spaces)"
-    return error["msg"]
+def _message(error: dict[str, Any]) -> str | None:
+    if error["type"] == "string_pattern_mismatch":
+        return f"{short_repr(error['input'])} is not a seat name (no spaces)"
+    return None
 
 
-def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
-    """Each error of a failed validation as ``(place, message)``."""
-    out = []
-    for e in exc.errors(include_url=False):
-        cause = (e.get("ctx") or {}).get("error")
-        if isinstance(cause, _SeatError):
-            out.append((_place(cause.place), str(cause)))
-        else:
-            out.append((_place(e["loc"]), _message(e)))
-    return out
-
-
-def parse(data: dict[str, Any], source: str | None = None) -> PartyLog:
-    """A decoded JSON object -> ``PartyLog``; raises ``replay.log.LogFormatError``.
-
-    >>> parse({"format": "party-cards/1", "players": {"p1": {}}})
-    Traceback (most recent call last):
-    ...
-    replay.log.LogFormatError: score_limit: required field is missing; hands: required field is missing; events: required field is missing
-    """
-    if not isinstance(data, dict):
-        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
-    try:
-        return PartyLog.model_validate(data)
-    except ValidationError as exc:
-        raise LogFormatError(errors_from_validation(exc), source) from None
+def _error(error: dict[str, Any]) -> tuple[str, str] | None:
+    """A seat the log does not invite names its own place."""
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, _SeatError):
+        return error_place(cause.place, EVENT_TYPES), str(cause)
+    return None
 
 
 # --- reading JSON text in one pass (``replay.reading``): the models have no Python reader of
@@ -308,20 +252,14 @@ def parse(data: dict[str, Any], source: str | None = None) -> PartyLog:
 read_json = TextReader(lambda: reading_validator(PartyLog))
 
 
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of ``party-cards/1`` (what ``docs/party-cards.schema.json`` holds)."""
-    return log_json_schema(PartyLog, "https://game-replay.invalid/party-cards/v1.schema.json",
-                           "Party cards game log, format party-cards/1")
-
-
-def json_schema_text() -> str:
-    return schema_text(json_schema())
-
+#: the format: ``parse`` (a decoded JSON object -> ``PartyLog``, or ``LogFormatError``), the
+#: errors' places and messages, and the JSON Schema (``docs/party-cards.schema.json``)
+LOG_FORMAT = LogFormat(PartyLog, FORMAT, EVENT_TYPES, "Party cards game log, format party-cards/1",
+                       schema_file="party-cards", message=_message, error=_error)
+parse = LOG_FORMAT.parse
+errors_from_validation = LOG_FORMAT.errors_from_validation
+json_schema = LOG_FORMAT.json_schema
+json_schema_text = LOG_FORMAT.json_schema_text
 
 if __name__ == "__main__":  # pragma: no cover - tooling
-    import sys
-
-    if sys.argv[1:] == ["--schema"]:
-        sys.stdout.write(json_schema_text())
-    else:
-        print("usage: python -m replay.games.party_cards.log --schema > docs/party-cards.schema.json")
+    sys.exit(LOG_FORMAT.main(sys.argv[1:], "replay.games.party_cards.log"))

@@ -40,19 +40,16 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from urllib.error import HTTPError, URLError
+from urllib.request import Request, urlopen
+
+from replay.codec import encode
 from replay.errors import ReplayError
-from replay.logger import BaseLogger, LoggerStateError
+from replay.logger import BaseLogger, LoggerInputError, LoggerStateError
 
-from .log import (
-    DEFAULT_HAND_SIZE, END_REASONS, FORMAT, MAX_CARD_TEXT, MAX_ID, MAX_SEAT, MAX_SEATS, MAX_TEXT, PartyLog, parse,
-)
-
-
-class LoggerInputError(ReplayError, ValueError):
-    """An argument that names no seat, card, question or end reason."""
+from .log import DEFAULT_HAND_SIZE, END_REASONS, FORMAT, MAX_CARD_TEXT, MAX_ID, MAX_SEAT, MAX_SEATS, MAX_TEXT
 
 
 class ArchiveLinkError(ReplayError):
@@ -134,6 +131,9 @@ def _question(value: Any) -> dict[str, Any]:
 class PartyLogger(BaseLogger):
     """Record one party-cards game as ``party-cards/1``."""
 
+    format = FORMAT
+    end_reasons = END_REASONS
+    max_chat = MAX_TEXT
     before_deal = "call deal() before logging the lobby, rounds or chat"
 
     def __init__(
@@ -161,18 +161,8 @@ class PartyLogger(BaseLogger):
                 raise LoggerInputError(f"{name} must be a positive whole number, not {value!r}")
         self.score_limit = score_limit
         self.hand_size = hand_size
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self._open(game_id, out_dir, started_at, meta, clock)
         self.archive_url = archive_url  # the viewer whose POST /api/logs stores long games
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self._start: float | None = None
-        self._hands: dict[str, list[dict[str, str]]] | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     def _seat(self, value: Any) -> str:
         if isinstance(value, str) and value in self.players:
@@ -224,27 +214,6 @@ class PartyLogger(BaseLogger):
     def leave(self, seat: Any, t: int | None = None) -> None:
         self._event({"type": "leave", "seat": self._seat(seat)}, t)
 
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = self._seat(seat)
-        text = str(text)
-        if len(text) > MAX_TEXT:
-            raise LoggerInputError(f"a chat text has at most {MAX_TEXT} characters, not {len(text)}")
-        event["text"] = text
-        self._event(event, t)
-
-    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
-        """Close the log, save it (when the logger has a directory) and return the PartyReplay."""
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("nothing to end: call deal() first")
-        if reason not in END_REASONS:
-            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        end: dict[str, Any] = {"reason": reason}
-        if winner is not None:
-            end["winner"] = self._seat(winner)
-        return self._close(end, t)
 
     def link(self, base: str, *, archive_url: str | None = None, publish: bool = True,
              limit: int = LINK_CODE_LIMIT, timeout: float = 10.0) -> ReplayLink:
@@ -260,8 +229,6 @@ class PartyLogger(BaseLogger):
         """
         if self.replay is None:
             raise LoggerStateError("link() needs an ended game: call end() first")
-        from replay.codec import encode
-
         base = base.rstrip("/")
         code = encode(self.replay.log)
         code_url = f"{base}/r/{code}"
@@ -301,27 +268,17 @@ class PartyLogger(BaseLogger):
         return ReplayLink(url=url, stored=True, public_id=public_id, delete_token=delete_token, notice=notice)
 
     # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+    def seat_name(self, value: Any) -> str:
+        return self._seat(value)
+
+    def _fields(self) -> dict[str, Any]:
+        """The setup's fields of the log (``BaseLogger.to_dict`` adds the envelope's and events)."""
+        data: dict[str, Any] = {}
         data["players"] = self.players
         data["score_limit"] = self.score_limit
         data["hand_size"] = self.hand_size
         data["hands"] = self._hands
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
         return data
-
-    def to_log(self) -> PartyLog:
-        return parse(self.to_dict(), self.game_id)
 
 
 def _reason(answer: Any) -> str:
@@ -336,9 +293,6 @@ def _reason(answer: Any) -> str:
 
 def _post_json(url: str, body: bytes, headers: dict[str, str], timeout: float, code_url: str) -> Any:
     """POST to the archive and read its JSON answer; ``ArchiveLinkError`` says what failed."""
-    from urllib.error import HTTPError, URLError
-    from urllib.request import Request, urlopen
-
     if not url.startswith(("http://", "https://")):
         raise ArchiveLinkError(f"the archive address must start with http:// or https://, not {url[:40]!r}", code_url)
     request = Request(url, data=body, method="POST", headers={"Accept": "application/json", **headers})

@@ -18,15 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import fill_blanks
 from .engine import IN, LEFT, STATUS_NAMES, PartyState
 from .log import PartyLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class RoundError(ReplayError, ValueError):
@@ -62,7 +59,7 @@ class Step(NamedTuple):
 
 
 @dataclass(slots=True)
-class PartyReplay:
+class PartyReplay(BaseReplay):
     """A game judged under the party-cards rules: findings, winner, scores and, on first use, steps."""
 
     log: PartyLog
@@ -78,12 +75,7 @@ class PartyReplay:
     event_steps: list[int] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # answer card id -> text
     _steps: list[Step] | None = None
-
-    @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -100,25 +92,10 @@ class PartyReplay:
             step_count=state.steps + 1, event_steps=event_steps, texts=state.texts,
         )
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the setup, then one per game event (chat makes none)."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
     @property
     def seats(self) -> tuple[str, ...]:
         return self.log.seats
-
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
 
     def name(self, seat: "str | int | None") -> str:
         """A seat's player name (the seat itself when the log names nobody)."""
@@ -131,24 +108,12 @@ class PartyReplay:
     def __repr__(self) -> str:
         return f"<PartyReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"rounds": self.rounds, "players": self.joined}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"rounds": self.rounds, "players": self.joined}
 
     def summary_line(self) -> str:
         """``grp-9/cah/4  party-cards  p2 won after 5 rounds  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won after {rounds}"
-        else:
-            result = f"{self.end_reason} after {rounds}"
-        n = len(self.findings)
-        return f"{game_id}  party-cards  {result}  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.rounds, "round"), won="after")
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves."""

@@ -85,7 +85,10 @@ class UnoLite(GameModule):
                 events.append(PassEvent.model_construct(type="pass", seat=seat))
         return events
 
-    def selfplay(self, seed: int, bots: Sequence[str] = ("greedy", "random"), **options: Any) -> UnoLog:
+    #: the bots ``selfplay`` seats when none are named
+    default_bots: ClassVar[tuple[str, ...]] = ("greedy", "random")
+
+    def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> UnoLog:
         """A seeded bot game's log (options: ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
         bots = tuple(bots)
         if len(bots) == 1:  # one bot named: it plays both seats

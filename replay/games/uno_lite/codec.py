@@ -6,70 +6,21 @@ the kinds still left. That is exactly the information bound of the deal, so the 
 is within rounding of the bound plus the end digits, the checksum and the marker
 (``replay/codec/generic.py`` writes the moves).
 
->>> counts = [2] * 36
 >>> hand = [0, 0, 5, 9, 9, 20, 35]
->>> rank = rank_multiset(hand, counts)
->>> unrank_multiset(rank, 7, counts) == hand
+>>> SETUP_CODEC is not None and unrank_multiset(rank_multiset(hand, [2] * 36), 7, [2] * 36) == hand
 True
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from math import log2
 from typing import Any
+
+from replay.codec.intcode import multisets, rank_multiset, unrank_multiset
 
 from .cards import CARD_TEXT, COPIES, KINDS
 
 HAND_SIZE = 7
-
-
-@lru_cache(maxsize=4096)
-def _count(capacities: tuple[int, ...], start: int, size: int) -> int:
-    """How many multisets of ``size`` cards use kinds ``start..`` within their capacities."""
-    if size == 0:
-        return 1
-    if start == len(capacities):
-        return 0
-    return sum(_count(capacities, start + 1, size - j) for j in range(min(capacities[start], size) + 1))
-
-
-def multisets(counts: list[int], size: int) -> int:
-    return _count(tuple(counts), 0, size)
-
-
-def rank_multiset(cards: list[int], counts: list[int]) -> int:
-    """The rank of a multiset (sorted or not) among those of its size within ``counts``."""
-    caps = tuple(counts)
-    have = [0] * len(caps)
-    for c in cards:
-        have[c] += 1
-    rank, left = 0, len(cards)
-    for kind in range(len(caps)):
-        # multisets that take fewer of this kind come first
-        for fewer in range(have[kind]):
-            rank += _count(caps, kind + 1, left - fewer)
-        left -= have[kind]
-    return rank
-
-
-def unrank_multiset(rank: int, size: int, counts: list[int]) -> list[int]:
-    caps = tuple(counts)
-    out: list[int] = []
-    left = size
-    for kind in range(len(caps)):
-        for take in range(min(caps[kind], left) + 1):
-            block = _count(caps, kind + 1, left - take)
-            if rank < block:
-                out.extend([kind] * take)
-                left -= take
-                break
-            rank -= block
-        else:  # pragma: no cover - rank out of range
-            raise ValueError("rank out of range")
-    if left:
-        raise ValueError("rank out of range")
-    return out
 
 
 class SetupCodec:

@@ -19,28 +19,31 @@ works as in the floating bridge format. Cards are read liberally and stored as c
 Traceback (most recent call last):
 ...
 replay.log.LogFormatError: hands.P1[2]: 'R0' is not a card
+>>> parse({"format": "uno-lite/1"})
+Traceback (most recent call last):
+...
+replay.log.LogFormatError: first_player: required field is missing; hands: required field is missing; starter: required field is missing; events: required field is missing
 """
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     PlainSerializer,
     PlainValidator,
-    ValidationError,
     WithJsonSchema,
     model_validator,
 )
 from pydantic_core import PydanticCustomError, core_schema
 
-from replay.envelope import Envelope, error_place, log_json_schema, schema_text
-
-from replay.log import LogFormatError, Player, build_model, plain_envelope, plain_players, plain_start_time
+from replay.envelope import Envelope
+from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
+from replay.log import Player, build_model, plain_envelope, plain_players, plain_start_time
 from replay.reading import Lookup, TextReader, reading_validator
 
 from .cards import CARD_TEXT, DECK_SIZE, CardParseError, parse_card
@@ -61,18 +64,13 @@ MAX_HAND = DECK_SIZE  # a hand list longer than the deck is not a game (a short/
 
 # --- field types -----------------------------------------------------------------------------
 
-def _short_repr(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _card(value: Any) -> int:
     if isinstance(value, str):
         try:
             return parse_card(value)
         except CardParseError:
             pass
-    raise PydanticCustomError("card", "{text} is not a card", {"text": _short_repr(value)})
+    raise PydanticCustomError("card", "{text} is not a card", {"text": short_repr(value)})
 
 
 def _seat(value: Any) -> str:
@@ -80,7 +78,7 @@ def _seat(value: Any) -> str:
         key = value.strip().upper()
         if key in SEATS:
             return key
-    raise PydanticCustomError("seat", "{text} is not a seat (P1 or P2)", {"text": _short_repr(value)})
+    raise PydanticCustomError("seat", "{text} is not a seat (P1 or P2)", {"text": short_repr(value)})
 
 
 CardField = Annotated[
@@ -95,16 +93,7 @@ SeatField = Annotated[
     PlainValidator(_seat),
     WithJsonSchema({"type": "string", "enum": list(SEATS)}),
 ]
-Millis = Annotated[int, Field(ge=0, description="milliseconds since started_at or the first event")]
-
-
-class _Open(BaseModel):
-    """Unknown extra fields are kept as they are, never an error."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-
-class Hands(_Open):
+class Hands(Open):
     model_config = ConfigDict(extra="forbid", frozen=True)
     P1: list[CardField] = Field(max_length=MAX_HAND)
     P2: list[CardField] = Field(max_length=MAX_HAND)
@@ -113,43 +102,36 @@ class Hands(_Open):
         return (self.P1, self.P2)
 
 
-class PlayEvent(_Open):
+class PlayEvent(Open):
     type: Literal["play"]
     seat: SeatField
     card: CardField
     t: Millis | None = None
 
 
-class DrawEvent(_Open):
+class DrawEvent(Open):
     type: Literal["draw"]
     seat: SeatField
     card: CardField = Field(description="the card drawn, as the bot saw it")
     t: Millis | None = None
 
 
-class PassEvent(_Open):
+class PassEvent(Open):
     type: Literal["pass"]
     seat: SeatField
     t: Millis | None = None
 
 
-class ChatEvent(_Open):
-    type: Literal["chat"]
-    seat: SeatField | None = None
-    text: str = Field(max_length=MAX_TEXT)
-    t: Millis | None = None
+ChatEvent = chat_event(SeatField, MAX_TEXT, __name__)
 
 
 Event = Annotated[Union[PlayEvent, DrawEvent, PassEvent, ChatEvent], Field(discriminator="type")]
 
 
-class End(_Open):
-    reason: Literal["completed", "cancelled", "timeout"]
-    winner: SeatField | None = Field(None, description="the winner as the bot announced it (checked)")
-    t: Millis | None = None
+End = end_model(END_REASONS, __name__, winner=SeatField)
 
 
-class UnoLog(_Open, Envelope):
+class UnoLog(Open, Envelope):
     """One UNO Lite game, as a bot logged it (``uno-lite/1``)."""
 
     format: Literal["uno-lite/1"] = Field(description="game and major version of this format")
@@ -179,7 +161,7 @@ class UnoLog(_Open, Envelope):
                 if seat in seen:
                     raise PydanticCustomError(
                         "seat_twice", "players: {first} and {second} are the same seat ({seat}): a seat has one entry",
-                        {"first": _short_repr(seen[seat]), "second": _short_repr(key), "seat": seat})
+                        {"first": short_repr(seen[seat]), "second": short_repr(key), "seat": seat})
                 seen[seat] = key
         return data
 
@@ -194,61 +176,14 @@ class UnoLog(_Open, Envelope):
                                       "are allowed", {"n": len(self.events) - chats, "cap": MAX_GAME_EVENTS})
         return self
 
-    # -- views
-    def replay(self):
-        """Judge the game: an ``UnoReplay``."""
-        from .replay import UnoReplay
-
-        return UnoReplay.from_log(self)
 
 
-# --- errors ----------------------------------------------------------------------------------
+# --- errors and reading (the kit's ``LogFormat``) ------------------------------------------------
 
-def _place(loc: tuple[Any, ...]) -> str:
-    return error_place(loc, EVENT_TYPES)
-
-
-def _message(error: dict[str, Any]) -> str:
-    kind = error["type"]
-    if kind == "missing":
-        return "required field is missing"
-    if kind == "union_tag_invalid":
-        tag = error["input"].get("type") if isinstance(error["input"], dict) else None
-        return f"unknown event type {_short_repr(tag)} (expected one of {', '.join(EVENT_TYPES)})"
-    if kind == "union_tag_not_found":
-        return "an event needs a 'type' (one of " + ", ".join(EVENT_TYPES) + ")"
-    if kind == "literal_error" and error["loc"] == ("format",):
-        return f"{_short_repr(error['input'])} is not a known format (expected '{FORMAT}')"
-    if kind == "extra_forbidden":
+def _message(error: dict[str, Any]) -> str | None:
+    if error["type"] == "extra_forbidden":
         return "unexpected field (hands has P1 and P2 only)"
-    return error["msg"]
-
-
-def errors_from_validation(exc: ValidationError) -> list[tuple[str, str]]:
-    """Each error of a failed validation as ``(place, message)``."""
-    return [(_place(e["loc"]), _message(e)) for e in exc.errors(include_url=False)]
-
-
-def parse(data: dict[str, Any], source: str | None = None) -> UnoLog:
-    """A decoded JSON object -> ``UnoLog``; raises ``replay.log.LogFormatError``.
-
-    >>> parse({"format": "uno-lite/1"})
-    Traceback (most recent call last):
-    ...
-    replay.log.LogFormatError: first_player: required field is missing; hands: required field is missing; starter: required field is missing; events: required field is missing
-    """
-    if not isinstance(data, dict):
-        raise LogFormatError(f"a game log must be a JSON object, not {type(data).__name__}", source)
-    try:
-        fast = _read_plain(data)
-    except TypeError:  # an unhashable value where a seat or card goes
-        fast = None
-    if fast is not None:
-        return fast
-    try:
-        return UnoLog.model_validate(data)
-    except ValidationError as exc:
-        raise LogFormatError(errors_from_validation(exc), source) from None
+    return None
 
 
 # --- the fast path (as in replay.log): plain logs are read without pydantic's per-field
@@ -379,20 +314,14 @@ def _reading_validator():
 read_json = TextReader(_reading_validator)
 
 
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of ``uno-lite/1`` (what ``docs/uno-lite.schema.json`` holds)."""
-    return log_json_schema(UnoLog, "https://game-replay.invalid/uno-lite/v1.schema.json",
-                           "UNO Lite game log, format uno-lite/1")
-
-
-def json_schema_text() -> str:
-    return schema_text(json_schema())
-
+#: the format: ``parse`` (a decoded JSON object -> ``UnoLog``, or ``LogFormatError``), the errors'
+#: places and messages, and the JSON Schema (``docs/uno-lite.schema.json``)
+LOG_FORMAT = LogFormat(UnoLog, FORMAT, EVENT_TYPES, "UNO Lite game log, format uno-lite/1",
+                       schema_file="uno-lite", read_plain=_read_plain, message=_message)
+parse = LOG_FORMAT.parse
+errors_from_validation = LOG_FORMAT.errors_from_validation
+json_schema = LOG_FORMAT.json_schema
+json_schema_text = LOG_FORMAT.json_schema_text
 
 if __name__ == "__main__":  # pragma: no cover - tooling
-    import sys
-
-    if sys.argv[1:] == ["--schema"]:
-        sys.stdout.write(json_schema_text())
-    else:
-        print("usage: python -m replay.games.uno_lite.log --schema > docs/uno-lite.schema.json")
+    sys.exit(LOG_FORMAT.main(sys.argv[1:], "replay.games.uno_lite.log"))

@@ -23,18 +23,12 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from replay.errors import ReplayError
-from replay.logger import BaseLogger, LoggerStateError
+from replay.logger import BaseLogger, LoggerInputError
 
 from .cards import CARD_TEXT, to_card
-from .log import END_REASONS, FORMAT, SEATS, UnoLog, parse
-
-
-class LoggerInputError(ReplayError, ValueError):
-    """An argument that names no seat, card or end reason."""
+from .log import END_REASONS, FORMAT, SEATS
 
 
 def _seat(value: Any) -> str:
@@ -58,6 +52,8 @@ def _cards(values: "Iterable[Any] | str") -> list[str]:
 class UnoLogger(BaseLogger):
     """Record one UNO Lite game as ``uno-lite/1``."""
 
+    format = FORMAT
+    end_reasons = END_REASONS
     before_deal = "call deal() before logging plays, draws, passes or chat"
 
     def __init__(
@@ -70,22 +66,10 @@ class UnoLogger(BaseLogger):
         meta: Mapping[str, Any] | None = None,
         clock: Callable[[], float] | None = time.monotonic,
     ):
-        self.game_id = game_id
-        self.out_dir = Path(out_dir) if out_dir is not None else None
-        self.started_at = started_at
-        self.meta = dict(meta or {})
-        self.clock = clock
-        self.players: dict[str, dict[str, Any]] = {}
-        for seat, player in (players or {}).items():
-            self.players[_seat(seat)] = {"name": player} if isinstance(player, str) else dict(player)
-        self._start: float | None = None
-        self._hands: dict[str, list[str]] | None = None
+        self._open(game_id, out_dir, started_at, meta, clock)
+        self.players = self._players(players)
         self._starter: str | None = None
         self._first_player: str | None = None
-        self._events: list[dict[str, Any]] = []
-        self._end: dict[str, Any] | None = None
-        self.path: Path | None = None
-        self.replay = None
 
     # -- recording ---------------------------------------------------------------------------
     def deal(self, hands: "Mapping[Any, Iterable[Any]] | Iterable[Iterable[Any]]", starter: Any,
@@ -116,45 +100,17 @@ class UnoLogger(BaseLogger):
     def pass_(self, seat: Any, t: int | None = None) -> None:
         self._event({"type": "pass", "seat": _seat(seat)}, t)
 
-    def chat(self, text: str, seat: Any = None, t: int | None = None) -> None:
-        event: dict[str, Any] = {"type": "chat"}
-        if seat is not None:
-            event["seat"] = _seat(seat)
-        event["text"] = str(text)
-        self._event(event, t)
-
-    def end(self, reason: str = "completed", winner: Any = None, t: int | None = None):
-        """Close the log, save it (when the logger has a directory) and return the UnoReplay."""
-        self._check_open()
-        if self._hands is None:
-            raise LoggerStateError("nothing to end: call deal() first")
-        if reason not in END_REASONS:
-            raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(END_REASONS)})")
-        end: dict[str, Any] = {"reason": reason}
-        if winner is not None:
-            end["winner"] = _seat(winner)
-        return self._close(end, t)
-
     # -- output ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.game_id is not None:
-            data["game_id"] = self.game_id
-        if self.started_at is not None:
-            data["started_at"] = self.started_at.isoformat().replace("+00:00", "Z")
+    def seat_name(self, value: Any) -> str:
+        return _seat(value)
+
+    def _fields(self) -> dict[str, Any]:
+        """The setup's fields of the log (``BaseLogger.to_dict`` adds the envelope's and events)."""
+        data: dict[str, Any] = {}
         if self.players:
             data["players"] = self.players
         data["first_player"] = self._first_player
         data["hands"] = self._hands
         data["starter"] = self._starter
-        data["events"] = self._events
-        if self._end is not None:
-            data["end"] = self._end
-        if self.meta:
-            data["meta"] = self.meta
         return data
 
-    def to_log(self) -> UnoLog:
-        return parse(self.to_dict(), self.game_id)

@@ -15,16 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from replay.errors import ReplayError
-from replay.games.base import Finding, Outcome
+from replay.games.base import Finding
+from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import CARD_EMOJI, CARD_TEXT, KINDS
 from .engine import SEAT_INDEX, SEATS, UnoState
 from .log import UnoLog
-
-
-class SeatError(ReplayError, ValueError):
-    """A perspective seat that the game does not have."""
 
 
 class Step(NamedTuple):
@@ -83,7 +79,7 @@ def _show(card: int) -> str:
 
 
 @dataclass(slots=True)
-class UnoReplay:
+class UnoReplay(BaseReplay):
     """A game judged under the UNO Lite rules: findings, winner and, on first use, its steps.
 
     Judging is one engine pass; the per-step snapshots are built by a second pass the first
@@ -102,12 +98,7 @@ class UnoReplay:
     step_count: int
     event_steps: list[int] = field(default_factory=list)  # step index visible at each event
     _steps: list[Step] | None = None
-
-    @property
-    def game(self):
-        from . import GAME
-
-        return GAME
+    _run = staticmethod(lambda log, record_steps: _run(log, record_steps))  # the engine pass below
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -123,42 +114,16 @@ class UnoReplay:
             event_steps=event_steps,
         )
 
-    @property
-    def steps(self) -> list[Step]:
-        """Every position: step 0 is the deal, then one per play, draw and pass."""
-        if self._steps is None:
-            self._steps = _run(self.log, record_steps=True)[3]
-        return self._steps
-
     # -- views --------------------------------------------------------------------------------
-    @property
-    def winners(self) -> list[str]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def is_clean(self) -> bool:
-        return not self.findings
-
     def __repr__(self) -> str:
         return f"<UnoReplay {self.summary_line()}>"
 
-    def outcome(self) -> Outcome:
-        facts: dict[str, str | int] = {"turns": self.turns}
-        if self.winner is not None:
-            facts["winner"] = self.winner
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)
+    def facts(self) -> dict[str, str | int]:
+        return {"turns": self.turns}
 
     def summary_line(self) -> str:
         """``room-7Q2/3  uno-lite  P1 won in 23 turns  0 findings``"""
-        game_id = self.log.game_id or "(no id)"
-        if not self.checked:
-            result = f"unchecked after step {self.step_count - 1} (logged end: {self.end_reason})"
-        elif self.winner is not None:
-            result = f"{self.winner} won in {self.turns} turn{'s' if self.turns != 1 else ''}"
-        else:
-            result = f"{self.end_reason} after {self.turns} turn{'s' if self.turns != 1 else ''}"
-        n = len(self.findings)
-        return f"{game_id}  uno-lite  {result}  {n} finding{'s' if n != 1 else ''}"
+        return self.summary(counted(self.turns, "turn"))
 
     def to_json(self) -> dict[str, Any]:
         """The summary the CLI prints and the web API serves."""

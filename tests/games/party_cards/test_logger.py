@@ -8,7 +8,8 @@ import pytest
 
 from replay.games.party_cards import GAME
 from replay.games.party_cards.bots import play_game
-from replay.games.party_cards.logger import LoggerInputError, LoggerStateError, PartyLogger
+from replay.games.party_cards.logger import PartyLogger
+from replay.logger import LoggerInputError, LoggerStateError
 from replay.log import read_path
 
 from .helpers import HANDS, NAMES

@@ -9,7 +9,8 @@ import pytest
 from replay.games.uno_lite import GAME
 from replay.games.uno_lite.bots import play_game
 from replay.games.uno_lite.cards import CardParseError
-from replay.games.uno_lite.logger import LoggerInputError, LoggerStateError, UnoLogger
+from replay.games.uno_lite.logger import UnoLogger
+from replay.logger import LoggerInputError, LoggerStateError
 from replay.log import read_path
 
 from .helpers import P1_HAND, P2_HAND

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import CARDS, CALLS, FULL_DECK_MASK, PASS_VALUE, SEATS, Card, hand_points
 from ..engine import AUCTION, OVER, PARTNER, PLAY, Game
@@ -36,13 +36,11 @@ from ..log import (
     PlayEvent,
     TrickEvent,
 )
+from ..game import GameReplay
 from ..rules import PRESETS, Rules
 from replay.codec.errors import CodeError
 from replay.log import _model
 from replay.codec.intcode import ALPHABET, BINOMIAL, CHAR_VALUE, DigitReader, DigitWriter, rank_subset, unrank_subset
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..game import GameReplay
 
 # --- the text layer --------------------------------------------------------------------------
 #: The checksum: the code's integer leaves a fixed remainder when divided by this prime.
@@ -101,8 +99,6 @@ def encode(game: "GameLog | GameReplay") -> str:
     which keeps every call, card and trick announcement so that the findings come back.
     Player names, times, chat and meta are never in a code.
     """
-    from ..game import GameReplay
-
     if isinstance(game, GameReplay):
         log = game.log
         has_findings = bool(game.findings)
@@ -131,7 +127,6 @@ def _judge(log: GameLog) -> tuple[bool, str, list[tuple[int, int]]]:
     The same pass as ``GameReplay.from_log`` without building its steps (tests check that
     the two agree on every game).
     """
-    from ..game import GameReplay
 
     game = Game(log.hands.by_seat(), log.first_bidder, log.rules)
     findings = game.check_deal()

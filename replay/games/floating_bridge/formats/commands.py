@@ -8,6 +8,12 @@ from pathlib import Path
 
 import click
 
+from replay.clitools import UserError, looks_like_file_name, read_entries
+from replay.codec import decode
+
+from .lin import export_lin
+from .pbn import export_pbn_bytes
+
 
 @click.command("export")
 @click.argument("source")
@@ -18,12 +24,6 @@ def export_command(source: str, fmt: str, out: str | None) -> None:
 
     docs/exports.md says what each format cannot express (the floating partnership).
     """
-    from replay.cli import UserError, looks_like_file_name, read_entries
-    from replay.codec import decode
-
-    from .lin import export_lin
-    from .pbn import export_pbn_bytes
-
     if source != "-" and not os.path.exists(source):
         if looks_like_file_name(source):
             raise UserError(f"{source}: no such file or folder")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import CARDS, Card, ReplayError
+from ..engine import PLAY, game_at_step
 from ..rules import legal_cards_mask, Rules
 from . import _pysolver
 
@@ -121,8 +122,6 @@ class Position:
     @classmethod
     def from_game(cls, game: "Game") -> "Position":
         """The position of an engine ``Game`` in its play phase (before the next card)."""
-        from ..engine import PLAY
-
         if game.phase != PLAY or game.declarer is None or game.to_act is None:
             raise PositionError(f"the game is not in its play phase (phase {game.phase})")
         side = {int(game.declarer)}
@@ -138,9 +137,7 @@ class Position:
     @classmethod
     def from_replay(cls, replay: "GameReplay", step: int) -> "Position":
         """The position after ``replay.steps[step]`` (the engine is run up to that step)."""
-        from .. import analysis
-
-        game = analysis.game_at_step(replay, step)
+        game = game_at_step(replay, step)
         return cls.from_game(game)
 
 
