@@ -120,15 +120,11 @@ true), ``upload_token`` (nullable, unique) and ``delete_token_hash`` (nullable).
 
 from __future__ import annotations
 
+from .store import Archive, ArchiveError, ArchivedGame, GameSummary, IngestResult, Page, QuarantinedInput
+
 __all__ = [
     "Archive", "ArchiveError", "ArchivedGame", "GameSummary", "IngestResult", "Page",
     "QuarantinedInput",
 ]
 
 
-def __getattr__(name: str):  # lazy: importing archive does not import SQLAlchemy
-    if name in __all__:
-        from . import store
-
-        return getattr(store, name)
-    raise AttributeError(name)

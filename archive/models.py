@@ -72,7 +72,7 @@ class Game(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     canonical_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     # the registry's name (the server default: release 0.1's rows, migration 0002)
-    game: Mapped[str] = mapped_column(String(40), server_default="floating-bridge")
+    game: Mapped[str] = mapped_column(String(40))  # the registry's name (migration 0002 named release 0.1's rows)
     raw_blob_id: Mapped[int] = mapped_column(ForeignKey("blobs.id"))
     game_id: Mapped[str | None] = mapped_column(String(200))
     started_at: Mapped[datetime | None] = mapped_column(DateTime)

@@ -1,7 +1,6 @@
 """How fast each game's rules engine judges complete games, and what reading a log costs.
 
     python bench/engine.py [--games 4000] [--game NAME ...] [--rounds 5] [--reading-only]
-    python bench/engine.py --against 42bbf35 [--games 2000] [--rounds 5]   # the first game, beside that commit
 
 For every registered game (or the one named), on the same seeded self-play games, one core:
 - ``json.loads`` of the canonical log text: the baseline every other figure is a ratio of;
@@ -9,9 +8,8 @@ For every registered game (or the one named), on the same seeded self-play games
 - judging: ``GAME.judge(log)`` (the engine plus findings and result: what ingest, ``validate``
   and the codec use), and the same plus every step's snapshot (what the viewer draws);
 - parse + judge from text (what ingest and ``validate`` do per game).
-Each figure is the median of ``--rounds`` runs. With ``--against REV``, the first registered game's judging
-and reading are measured beside the code of commit ``REV`` (``bench/against.py``: both in
-worker processes, rounds taken in turn) and printed with both medians and new/old ratios.
+Each figure is the median of ``--rounds`` runs. A game's judging beside an older commit's code is
+that game's own bench (``bench/<its package>/against.py``).
 Targets: judging >= 2,000 complete games/s
 on one core (issue 2); reading <= 3 times ``json.loads`` (issue 13).
 
@@ -135,15 +133,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", choices=names(), action="append",
                         help="only these games (repeatable); default: every registered game")
-    parser.add_argument("--against", metavar="REV",
-                        help="the first registered game only, side by side with commit REV's code (e.g. 42bbf35)")
     parser.add_argument("--reading-only", action="store_true", help="only json.loads and reading, no judging")
     args = parser.parse_args()
-    if args.against:
-        from against import print_engine
-
-        print_engine(args.against, args.games, args.rounds)
-        return
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         pinned = "pinned to one core"

@@ -41,7 +41,7 @@ WITH_EXAMPLES = (
     "replay.games.floating_bridge.formats.lin", "replay.games.floating_bridge.formats.pbn", "replay.games.floating_bridge.game", "replay.log", "replay.logger",
     "replay.games.floating_bridge.rules", "viewer.app", "viewer.assets", "viewer.games.floating_bridge.charts", "viewer.ratelimit",
     "viewer.view", "replay.games", "replay.games.base", "replay.games.floating_bridge", "replay.games.uno_lite",
-    "replay.codec.generic", "replay.games.uno_lite.codec",
+    "replay.codec.generic", "replay.games.uno_lite.codec", "archive.filters",
 )
 
 

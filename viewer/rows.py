@@ -118,7 +118,8 @@ def clean_query(raw: Mapping[str, str], game: str | None) -> dict[str, Any]:
                 spec["started_to"] = "9999-12-31"
             else:
                 raise ArchiveError(f"to must be a date like 2026-11-21, not {spec['started_to'][:30]!r}") from None
-    for field in query_fields(game):  # the web offers a choice's values only (the archive finds none of others)
+    # the web takes a choice's values only (any game's: the API's schema offers their union)
+    for field in query_fields(None):
         if field.kind == "choice" and field.fact is None and spec.get(field.name) not in (None, *field.values):
             raise ArchiveError(f"{web_name(field)} must be one of {', '.join(field.values)}, "
                                f"not {str(spec[field.name])[:40]!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy import create_engine
 
 from archive.models import Base
 
@@ -13,8 +14,6 @@ target_metadata = Base.metadata
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is None:  # plain `alembic -x url=...` use
-        from sqlalchemy import create_engine
-
         url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
         engine = create_engine(url)
         with engine.begin() as conn:

@@ -279,6 +279,8 @@ class GameModule:
     bots: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     #: the bots ``selfplay`` seats when none are named (``game-replay selfplay`` without ``--bot``)
     default_bots: ClassVar[tuple[str, ...]] = ()
+    #: the self-play corpora ``bench/codes.py`` measures: ``(label, selfplay options)`` pairs
+    bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = (("self-play", {}),)
     #: the rule presets a game can be played under (``selfplay --rules``); empty: one set of rules
     rule_presets: ClassVar[tuple[str, ...]] = ()
     #: click commands ``replay.cli`` adds

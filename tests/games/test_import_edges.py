@@ -231,7 +231,8 @@ def test_the_scan_sees_imports_inside_functions_and_relative_ones():
     assert {"replay.games.base", "archive", "viewer.app", "bench.engine"} <= set(modules)
     targets = {(i.target, i.nested) for i in imports("replay.logger")}
     assert ("replay.errors", False) in targets  # from .errors import ReplayError
-    assert any(nested for target, nested in targets if target.startswith("replay.games"))  # GameLogger's lookup
+    database = {(i.target, i.nested) for i in imports("archive.database")}
+    assert ("psycopg", True) in database  # the optional PostgreSQL driver, imported where COPY needs it
 
 
 def test_no_import_cycle():
@@ -469,9 +470,17 @@ def test_seat_lists_are_found(tmp_path):
     assert seat_lists_in(source) == [(1, "seats N,E,S,W", "floating-bridge")]
 
 
+#: the one table that names old homes on purpose: the names bots imported from ``replay`` before
+#: games were plugins, kept importable with a DeprecationWarning (``_MOVED``, module paths as text)
+DEPRECATED_NAMES = ("replay/__init__.py",)
+
+
 def test_the_core_uses_no_game_words():
     bad = []
     for path in core_files((".py",) + TEXT_SUFFIXES):
+        if relative(path) in DEPRECATED_NAMES:
+            assert "_MOVED" in path.read_text(encoding="utf-8"), f"{relative(path)} is no longer the deprecated-names shim"
+            continue
         items = python_words(path) if path.suffix == ".py" else text_words(path)
         hits = game_words_in(items) + (seat_lists_in(path) if path.suffix == ".py" else [])
         for line, word, game in sorted(hits):

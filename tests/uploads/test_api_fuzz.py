@@ -73,20 +73,12 @@ def test_every_check_is_in_the_run():
             "unsupported_method"} <= names
 
 
-#: TEMPORARY (issue 25): a fact's parameter schema is its ``Fact.pattern``; until bridge's contract
-#: fact declares one (the kit's branch), a schema-valid junk contract is refused (400)
-NEEDS_FACT_PATTERN = pytest.mark.xfail(get_game("floating-bridge").fact("contract").pattern is None, strict=False,
-                                       reason="bridge's contract Fact has no pattern yet (kit helper)")
-
-
-@NEEDS_FACT_PATTERN
 @schema.parametrize()
 @BOUNDED
 def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(headers=PLAIN, checks=ALL_CHECKS)
 
 
-@NEEDS_FACT_PATTERN
 @schema.parametrize()
 @settings(BOUNDED, max_examples=8)
 def test_api_as_admin_conforms_too(case):

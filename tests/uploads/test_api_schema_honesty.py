@@ -100,9 +100,6 @@ def test_admin_off_is_still_404_not_a_challenge(tmp_path):
     ("junk", False), ("3S", True), ("2NT", True), ("7n", True), ("3\u2660", True), ("8S", False),
     ("", False), ("3S\n", False), (" 3S", False), ("pass", False),
 ])
-@pytest.mark.skipif(get_game("floating-bridge").fact("contract").pattern is None,
-                    reason="the API's schema of a fact is its Fact.pattern: bridge's contract fact must declare one "
-                           "(the kit's side of issue 25)")
 def test_contract_filter_schema_and_server_agree(client, doc, value, accepted):
     assert query_param_valid(doc, "/api/games", "get", "contract", value) is accepted
     response = client.get("/api/games", query_string={"contract": value})

@@ -39,8 +39,6 @@ TIMELINE_PAGE = 200
 
 # --- the triage data ---------------------------------------------------------------------------
 
-#: the fields an event's description names by value alone (the event's own subject)
-_SUBJECTS = ("bid", "card", "winner", "text")
 #: the fields the timeline has columns for (or that say nothing to a reader)
 _NOT_DESCRIBED = ("type", "seat", "t")
 
@@ -52,14 +50,14 @@ def _written(event) -> dict[str, Any]:
 
 
 def _event_text(event) -> tuple[str, str | None]:
-    """An event's type and what it carries, for any game: a call, a card, a trick's winner, a
-    chat line (``bid``, ``card``, ``winner``, ``text``, whichever the event has)."""
+    """An event's type and what it carries, for any game: the first field the log writes after
+    its type and seat (a call, a card, a chat line...), when that is a plain value."""
     kind = getattr(event, "type", None) or "?"
     written = _written(event)
-    for attribute in _SUBJECTS:
-        value = written.get(attribute)
-        if value is not None:
-            return kind, str(value)
+    for attribute, value in written.items():
+        if attribute in _NOT_DESCRIBED or value is None:
+            continue
+        return (kind, str(value)) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else (kind, None)
     return kind, None
 
 
@@ -94,7 +92,9 @@ def describe_event(event) -> str:
     """
     kind = str(getattr(event, "type", None) or "event")
     fields = {k: v for k, v in _written(event).items() if k not in _NOT_DESCRIBED and v is not None}
-    bare = [k for k in fields if k == kind or k in _SUBJECTS][:1]
+    # the event's subject (its first field, a call, a card, a line...) by value alone
+    bare = [k for k, v in fields.items() if isinstance(v, (str, int)) and not isinstance(v, bool)][:1]
+    bare = [k for k in bare if k == kind or k == next(iter(fields))]
     parts = [_field_text(fields[k]) for k in bare]
     parts += [f"{k} {_field_text(v)}" for k, v in fields.items() if k not in bare]
     if not parts:

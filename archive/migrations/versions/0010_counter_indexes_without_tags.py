@@ -21,6 +21,7 @@ SQLite keeps the full indexes (its planner does not take ``kind = 'player'`` as 
 from __future__ import annotations
 
 from alembic import op
+import sqlalchemy as sa
 
 revision = "0010"
 down_revision = "0009"
@@ -35,8 +36,6 @@ _INDEXES = {"ix_counters_games": ["kind", "games", "key"],
 def _rebuild(partial: bool) -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
-    import sqlalchemy as sa
-
     for name, columns in _INDEXES.items():
         op.drop_index(name, table_name="counters")
         op.create_index(name, "counters", columns,

@@ -58,6 +58,8 @@ class Coup(GameModule):
     #: a plain log's JSON text -> its ``CoupLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = tuple(
+        (f"{n} seats, 3 bots", {"bots": ("honest", "bluffer", "random"), "players": n}) for n in (2, 3, 5))
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", column=True),
         Fact("players", "Players", kind="int", column=True),

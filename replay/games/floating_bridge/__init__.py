@@ -51,6 +51,16 @@ def _contract(text: str) -> str:
     return str(call)
 
 
+def _contract_shown(value: "str | int") -> str:
+    """A stored contract as listings show it: ``3S`` -> ``3♠``, ``2NT`` stays.
+
+    >>> _contract_shown("3S"), _contract_shown("2NT")
+    ('3♠', '2NT')
+    """
+    text = str(value)
+    return text[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[text[-1]] if text[-1:] in "CDHS" and text[-1:] else text
+
+
 def _seat_fact(what: str):
     def normalise(text: str) -> str:
         try:
@@ -89,7 +99,8 @@ class FloatingBridge(GameModule):
     read_json: ClassVar[Any] = read_json
     #: what the archive indexes and every filter is built from (``Outcome.facts``)
     facts: ClassVar[tuple[Fact, ...]] = (
-        Fact("contract", "Contract", normalise=_contract, column=True, help="a bid like 3S or 2NT"),
+        Fact("contract", "Contract", normalise=_contract, pattern=r"[1-7](?:[CDHScdhs♣♦♥♠]|[Nn][Tt]?)",
+             show=_contract_shown, column=True, help="a bid like 3S or 2NT"),
         Fact("declarer", "Declarer", kind="seat", normalise=_seat_fact("declarer"), values=("N", "E", "S", "W"),
              column=True),
         Fact("partner_seat", "Partner", kind="seat", normalise=_seat_fact("partner_seat"),

@@ -54,6 +54,8 @@ class PartyCards(GameModule):
     #: a plain log's JSON text -> its ``PartyLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = tuple(
+        (f"{r} rounds", {"bots": ("random",), "rounds": r, "score_limit": r + 1}) for r in (5, 10))
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", column=True),
         Fact("players", "Players", kind="int", column=True),

@@ -49,6 +49,8 @@ class UnoLite(GameModule):
     #: a plain log's JSON text -> its ``UnoLog`` in one pass, or None: full reading decides
     #: (``replay.reading``)
     read_json: ClassVar[Any] = read_json
+    bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = (
+        ("random v random", {"bots": ("random", "random")}), ("greedy v greedy", {"bots": ("greedy", "greedy")}))
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", values=SEATS, column=True),
         Fact("turns", "Turns", kind="int", column=True),
