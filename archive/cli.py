@@ -119,6 +119,15 @@ def archive_errors(fn: Callable) -> Callable:
     return wrapper
 
 
+def _fact_cell(fact, value, names: dict) -> str:
+    """A fact as a listing shows it: a seat fact names the seat's player (``honest-1``, not ``1``)."""
+    if value is None or value == "":
+        return "-"
+    if fact.kind == "seat" and names.get(str(value)) not in (None, str(value)):
+        return f"{value} {names[str(value)]}"
+    return fact.shown(value)
+
+
 def _console(stderr: bool = False, wide: bool = False):
     """Rich's console; ``wide``: a table of many columns, written out whole (not folded to 80
     columns) when the output is not a terminal (a pipe, a file)."""
@@ -389,7 +398,7 @@ def list_command(db, as_json, limit, offset, cursor, quarantine, sort, **filters
         winners = ", ".join(names[seat] for seat, p in g.players.items() if p.get("won")) or "-"
         table.add_row(g.public_id, g.started_at.strftime("%Y-%m-%d %H:%M") if g.started_at else "-",
                       clean(g.game), clean(players), clean(winners),
-                      *(clean(f.shown(g.facts.get(f.name)) or "-") for f in facts), g.end_reason,
+                      *(clean(_fact_cell(f, g.facts.get(f.name), names)) for f in facts), g.end_reason,
                       str(g.findings) + (f" ({', '.join(g.finding_kinds)})" if g.finding_kinds else ""))
     _console(wide=True).print(table)
 
