@@ -442,7 +442,7 @@ def test_replay_code_is_none_only_for_a_game_no_code_can_carry():
         encode(house)
     assert replay_code(house) is None
     # a caller's mistake is not "this game has no code"
-    with pytest.raises(TypeError, match="takes a GameLog or a GameReplay"):
+    with pytest.raises(TypeError, match="takes a game's log or judged replay"):
         replay_code(log.to_json_dict())
 
 

@@ -160,7 +160,7 @@ def test_canonical_code_keeps_the_given_code_only_for_a_game_no_code_can_carry()
     assert canonical_code(log, "given") != "given"
     house = log.model_copy(update={"rules": Rules("house")})  # a preset code v1 cannot name
     assert canonical_code(house, "given") == "given"
-    with pytest.raises(TypeError, match="takes a GameLog or a GameReplay"):  # a bug, not "no code"
+    with pytest.raises(TypeError, match="takes a game's log or judged replay"):  # a bug, not "no code"
         canonical_code(log.to_json_dict(), "given")
 
 
