@@ -92,9 +92,10 @@ def describe_event(event) -> str:
     """
     kind = str(getattr(event, "type", None) or "event")
     fields = {k: v for k, v in _written(event).items() if k not in _NOT_DESCRIBED and v is not None}
-    # the event's subject (its first field, a call, a card, a line...) by value alone
-    bare = [k for k, v in fields.items() if isinstance(v, (str, int)) and not isinstance(v, bool)][:1]
-    bare = [k for k in bare if k == kind or k == next(iter(fields))]
+    # the event's subject by value alone: the field named like the event (``coins 2``), or its
+    # one plain field (a card played, a chat line, a trick's winner)
+    plain = [k for k, v in fields.items() if isinstance(v, (str, int)) and not isinstance(v, bool)]
+    bare = [k for k in plain if k == kind] or (plain if len(fields) == 1 else [])
     parts = [_field_text(fields[k]) for k in bare]
     parts += [f"{k} {_field_text(v)}" for k, v in fields.items() if k not in bare]
     if not parts:
