@@ -54,6 +54,8 @@ class BaseLogger:
     max_chat: int | None = None
     #: what ``_event`` says to a bot that logs an event before the deal
     before_deal: str = "call deal() before logging events"
+    #: the call that sets the game up, as ``end`` and ``to_dict`` name it before it was made
+    setup_call: str = "deal()"
 
     def seat_name(self, value: Any) -> str:
         """A seat as the log writes it; ``LoggerInputError`` for what names no seat."""
@@ -102,7 +104,7 @@ class BaseLogger:
         ``winner`` is the seat the bot announced (checked by the rules)."""
         self._check_open()
         if self._hands is None:
-            raise LoggerStateError("nothing to end: call deal() first")
+            raise LoggerStateError(f"nothing to end: call {self.setup_call} first")
         if reason not in self.end_reasons:
             raise LoggerInputError(f"unknown end reason {reason!r} (one of {', '.join(self.end_reasons)})")
         end: dict[str, Any] = {"reason": reason}
@@ -113,7 +115,7 @@ class BaseLogger:
     def to_dict(self) -> dict[str, Any]:
         """The log as a JSON object, as the bot would save it."""
         if self._hands is None:
-            raise LoggerStateError("nothing to log yet: call deal() first")
+            raise LoggerStateError(f"nothing to log yet: call {self.setup_call} first")
         data: dict[str, Any] = {"format": self.format}
         if self.game_id is not None:
             data["game_id"] = self.game_id
