@@ -504,7 +504,20 @@ def _text_entries(reader: ForeignFormat, text: str, data: bytes, name: str) -> l
     return entries
 
 
+#: the names of every game's logs; a game's foreign formats add their own (``ForeignFormat.suffixes``:
+#: ``log_suffixes()``)
 LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+
+
+def log_suffixes() -> tuple[str, ...]:
+    """The endings of log files' names: ``LOG_SUFFIXES`` and those of every registered game's
+    foreign formats (``ForeignFormat.suffixes``), in that order.
+
+    >>> log_suffixes()[:5]
+    ('.json', '.jsonl', '.zst', '.txt', '.log')
+    """
+    extra = [s for game in names() for reader in get(game).readers for s in reader.suffixes]
+    return LOG_SUFFIXES + tuple(dict.fromkeys(s for s in extra if s not in LOG_SUFFIXES))
 
 
 class InputPathError(ReplayError, ValueError):
@@ -515,7 +528,7 @@ def is_log_name(name: str) -> bool:
     """A name a finished log file may have (temporary and hidden files are not logs)."""
     if name.startswith(".") or name.endswith(("~", ".tmp", ".part", ".partial", ".swp")):
         return False
-    return name.endswith(LOG_SUFFIXES)
+    return name.endswith(log_suffixes())
 
 
 def expand_paths(paths: "Iterable[str]") -> list[str]:

@@ -194,12 +194,15 @@ class ForeignFormat:
     """A text format of another program's logs that a game reads (``GAME.readers``), told by
     its content: ``looks_like(text)``; ``read(text, name)`` gives the game's log model or raises
     ``replay.log.LogFormatError``. ``read_games(text, name)``, where a file may hold several
-    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``."""
+    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``.
+    ``suffixes`` are the endings of the format's file names beyond the common ones
+    (``replay.log.LOG_SUFFIXES``): folders are walked for them too (``.phh``)."""
 
     name: str
     looks_like: Callable[[str], bool]
     read: Callable[[str, "str | None"], Any]
     read_games: Callable[[str, "str | None"], Sequence[Any]] | None = None
+    suffixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
