@@ -49,7 +49,7 @@ from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, LogFormatError, is_
 from .blobs import BlobStore
 from .database import insert_many, insert_tuples
 from .ids import PublicIds
-from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, Receipt
+from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameSeatCount, GameTag, Quarantined, Receipt
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
@@ -592,7 +592,7 @@ class Ingester:
                 row = {"id": game_id, **game.rows["game"], "raw_blob_id": game.blob_id, "ingested_at": now}
                 rows.append(row)
             insert_many(conn, Game.__table__, rows)
-            players, findings, facts = [], [], []
+            players, findings, facts, seat_counts = [], [], [], []
             tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed, num): a game has dozens
             sqlite = conn.dialect.name == "sqlite"
             deltas: dict[tuple[str, str], list[Any]] = {}
@@ -605,6 +605,7 @@ class Ingester:
                     players.append({**p, "game_id": game_id})
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
+                seat_counts.extend({**c, "game_id": game_id} for c in parts.get("counts", ()))
                 listed = game.listed
                 game_tag_list, counts, numbers = _summaries(parts)
                 tags.extend([(t, key, game_id, listed, numbers.get(t)) for t in game_tag_list])
@@ -616,7 +617,8 @@ class Ingester:
                     conn.execute(update(Quarantined).where(Quarantined.blob_id == game.blob_id,
                                                            Quarantined.resolved == False)  # noqa: E712
                                  .values(resolved=True, resolved_at=_now()))
-            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts)):
+            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts),
+                                  (GameSeatCount, seat_counts)):
                 insert_many(conn, table.__table__, values)
             insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed", "num"), tags)
             self.summaries.add(conn, total_rows(deltas), merged=True)
@@ -705,7 +707,11 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     fact_rows = [{"name": name, "value": str(value)[:200],
                   "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
                  for name, value in sorted(outcome.facts.items())]
-    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds}
+    count_rows = [{"seat": _seat_name(seat), "name": name, "value": int(value)}
+                  for seat, counts in sorted(outcome.counts.items(), key=lambda item: _seat_name(item[0]))
+                  for name, value in sorted(counts.items())]
+    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds,
+            "counts": count_rows}
 
 
 def _finish(rows: dict[str, Any], log, canonical: str) -> None:
