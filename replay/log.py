@@ -442,8 +442,9 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
     stripped = text.strip()
     if not stripped:
         return [LogEntry(name, data, error=LogFormatError("empty input: no game in it", name))]
-    if not stripped.startswith(("{", "[")):
-        # a text format one of the registered games reads (its ``readers``: ``looks_like``, ``read``)
+    if not stripped.startswith("{"):
+        # a text format one of the registered games reads (its ``readers``: ``looks_like``, ``read``);
+        # text that starts with [ may be one too (a TOML table: a PHH .phhs file's first hand)
         for reader in (r for game in names() for r in get(game).readers):
             if reader.looks_like(text):
                 return _text_entries(reader, text, data, name)
