@@ -223,12 +223,18 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
 def _ingest_with_progress(archive, paths, err, quiet: bool, report) -> None:
     """Ingest as the walk goes: no file is listed or stat-ed before the first game is stored."""
     show = not quiet and err.is_terminal
-    with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files"),
-                  console=err, transient=True, disable=not show) as progress:
-        task = progress.add_task("ingest", total=None)
-        for _path, found in archive.iter_ingest(paths):
+    with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files,"),
+                  TextColumn("{task.fields[games]:,} games"), console=err, transient=True,
+                  disable=not show) as progress:
+        task = progress.add_task("ingest", total=None, games=0)
+        games = 0
+        last = None
+        for path, found in archive.iter_ingest(paths):
             report(found)
-            progress.advance(task)
+            games += len(found)
+            # a large file of many games comes in pieces (archive/ingest.py): one file, games as they go
+            progress.update(task, advance=0 if path == last else 1, games=games)
+            last = path
 
 
 class _FolderWatch:

@@ -242,13 +242,17 @@ class ForeignFormat:
     ``replay.log.LogFormatError``. ``read_games(text, name)``, where a file may hold several
     games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``.
     ``suffixes`` are the endings of the format's file names beyond the common ones
-    (``replay.log.LOG_SUFFIXES``): folders are walked for them too (``.phh``)."""
+    (``replay.log.LOG_SUFFIXES``): folders are walked for them too (``.phh``).
+    ``starts_game(line)``, where a file may hold several games, tells a line that begins a new
+    one (a PHH ``.phhs`` file's ``[12]``): ingest then reads a large file piece by piece, cut
+    before such lines, instead of all at once."""
 
     name: str
     looks_like: Callable[[str], bool]
     read: Callable[[str, "str | None"], Any]
     read_games: Callable[[str, "str | None"], Sequence[Any]] | None = None
     suffixes: tuple[str, ...] = ()
+    starts_game: Callable[[str], bool] | None = None
 
 
 @dataclass(frozen=True)
