@@ -63,7 +63,8 @@ def random_setup(rng: random.Random, n: int | None = None, variant: str | None =
 def new_state(setup: dict[str, Any]) -> HoldemState:
     state, findings = HoldemState.from_setup(
         setup["variant"], setup["antes"], setup["blinds_or_straddles"], setup["starting_stacks"],
-        min_bet=setup.get("min_bet"), small_bet=setup.get("small_bet"), big_bet=setup.get("big_bet"))
+        min_bet=setup.get("min_bet"), small_bet=setup.get("small_bet"), big_bet=setup.get("big_bet"),
+        ante_trimming=setup.get("ante_trimming_status", False))
     assert findings == [], findings
     return state
 
