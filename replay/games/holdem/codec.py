@@ -496,9 +496,11 @@ def _compact(log: Any) -> int:
         _write_action(w, state, action, cards)
         if state.push_action(action.text(), index):
             raise NotCompact("findings")
+    if end is not None and end.reason != "completed" and state.over:
+        raise NotCompact("a stopped hand that is over (end_mismatch)")
     if completed:
         if not state.over:
-            raise NotCompact("a completed hand that is not over")
+            raise NotCompact("a completed hand that is not over (end_mismatch)")
         showable = _showable(state)
         if showable:
             options = [None] + showable
