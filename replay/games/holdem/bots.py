@@ -153,8 +153,8 @@ class TagBot(Bot):
     """Tight-aggressive by hand strength.
 
     Preflop it plays hands by their Chen score (tighter in early position): opens to 2.5 big
-    blinds (plus one a limper), re-raises to three times the bet with the best hands (queens or
-    better, ace-king) and moves all-in over a re-raise with them, calls a raise with good hands
+    blinds (plus one a limper), re-raises to three times the bet with the best hands (jacks or
+    better, ace-king suited) and moves all-in over a re-raise with them, calls a raise with good hands
     when the call is at most a tenth of its stack, and folds the rest. After the flop it
     measures its made hand's strength with the evaluator against random holdings, discounted
     for each opponent: it bets two thirds of the pot with a strong hand, raises with a very
@@ -182,7 +182,7 @@ class TagBot(Bot):
         late = n - i <= 2  # the button and the seat before it
         can_raise = legal.min_to is not None
         if top <= bb:  # nobody raised yet
-            need = 7 if late else 8 if i < 2 or n - i <= 3 else 9
+            need = 6 if late else 7 if i < 2 or n - i <= 3 else 8
             if score >= need and can_raise:
                 limpers = sum(1 for s in state.seats if state.bets[s] == bb and s != state.seats[1])
                 return ("cbr", _clamp(bb * 5 // 2 + bb * limpers, legal))
@@ -191,7 +191,7 @@ class TagBot(Bot):
             if top >= bb * 6:  # a re-raise already: all in
                 return ("cbr", legal.max_to)
             return ("cbr", _clamp(top * 3, legal))
-        if score >= 10 and legal.call * 10 <= state.stacks[seat]:
+        if score >= 9 and legal.call * 10 <= state.stacks[seat]:
             return ("cc",)
         if score >= 12:
             return ("cc",)

@@ -24,7 +24,7 @@ seats' cards are not all known, or that was not settled, or had rake, keeps its 
 >>> [(s.bot, s.hands, s.raw.mean, s.adjusted.mean) for s in board.standings]
 [('a', 2, 200.0, 175.0), ('b', 2, -200.0, -175.0)]
 >>> round(board.standings[0].raw.half, 1)
-277.2
+196.0
 """
 
 from __future__ import annotations
