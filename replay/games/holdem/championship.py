@@ -269,7 +269,7 @@ def all_in_moment(state: HoldemState) -> dict[str, Any] | None:
             share = [1.0]
         else:
             if contenders not in shares:
-                shares[contenders] = equities([holes[s] for s in contenders], board, dead)
+                shares[contenders] = list(equities([holes[s] for s in contenders], board, dead).shares)
             share = shares[contenders]
         for s, e in zip(contenders, share):
             credit[s] = credit.get(s, 0) + _float(pot.amount) * e
