@@ -14,8 +14,9 @@ checksum around it, and refuses damaged codes). The payload's first digit is its
   typical hand costs far less than the uniform bound (``information_bits``);
 - **raw** (``1``): the zstd of the canonical JSON without names, times, chat and meta, for
   anything the compact form cannot say exactly: findings, decimal amounts, commentaries, a
-  ``finishing_stacks`` or ``winnings`` that differ from what the engine works out, fields
-  PHH keeps beside the game's own.
+  ``finishing_stacks`` or ``winnings`` that differ from what the engine works out. (PHH's
+  fields beside the game's own, such as ``hand`` or ``table``, travel in a compact code as
+  their JSON text.)
 
 A compact payload is decoded again before it is used, and must give back the same hand (the
 canonical JSON without names, times, chat and meta); anything else takes the raw form. Decoding
@@ -57,6 +58,10 @@ MAX_RAW_BYTES = 1 << 20
 MAX_STEPS = 2_000          # no hand has more actions (the log format's own cap)
 MAX_BITS = 64              # a whole-number table field up to 2**64 - 1
 DAMAGED = "the code is damaged"
+MAX_EXTRA = 1 << 16        # bytes of PHH fields beside the game's own a compact code carries
+#: the fields the compact form codes itself (any other field of the log travels as JSON text)
+OWN_FIELDS = frozenset(("format", "variant", "antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet",
+                        "starting_stacks", "events", "end"))
 
 
 class NotCompact(ValueError):
@@ -476,6 +481,12 @@ def _compact(log: Any) -> int:
     if end is not None:
         w.put((end.finishing_stacks is not None) + 2 * (end.winnings is not None), 4)
     write_table(w, log)
+    extra = {k: v for k, v in _raw_object(log).items() if k not in OWN_FIELDS}
+    w.choose(bool(extra), FLAG)
+    if extra:
+        text = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()
+        put_uint(w, len(text))
+        w.put(int.from_bytes(text, "big"), 256 ** len(text))
     actions = [e.parsed for e in log.events if e.type == "action"]
     unknown = any(a.cards and None in a.cards for a in actions)
     ordered = any(a.cards and
@@ -616,6 +627,17 @@ def _decode_compact(r: Reader) -> dict[str, Any]:
     reason = END_LIST[r.choose(END_MODEL)]
     extras = r.get(4) if reason is not None else 0
     data: dict[str, Any] = {"format": FORMAT, **read_table(r), "events": []}
+    if r.choose(FLAG):
+        size = get_uint(r)
+        if size > MAX_EXTRA:
+            raise CodeError(f"{DAMAGED}: it says {size} bytes of PHH fields")
+        try:
+            extra = json.loads(r.get(256 ** size).to_bytes(size, "big"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            raise CodeError(f"{DAMAGED}: its PHH fields do not read ({exc})") from None
+        if not isinstance(extra, dict) or not extra or set(extra) & OWN_FIELDS:
+            raise CodeError(f"{DAMAGED}: its PHH fields are not fields")
+        data.update(extra)
     unknown, ordered = r.choose(FLAG), r.get(2)
     cards = Cards(bool(unknown), bool(ordered), _big(data.get("blinds_or_straddles")))
     completed = reason == "completed"
@@ -647,6 +669,8 @@ def _decode_compact(r: Reader) -> dict[str, Any]:
         end: dict[str, Any] = {"reason": reason}
         if extras:
             settlement = state.settle()
+            if not settlement.settled or None in settlement.stacks:
+                raise CodeError(f"{DAMAGED}: it gives the stacks of a hand the cards do not settle")
             if extras & 1:
                 end["finishing_stacks"] = list(settlement.stacks)
             if extras & 2:
@@ -731,11 +755,16 @@ class PayloadCodec:
             raise CodeError(f"{DAMAGED}: its payload is not a number")
         form, rest = value & 1, value >> 1
         if form:
-            return _decode_raw(rest)
-        r = Reader(rest)
-        data = _decode_compact(r)
-        if r.value:
-            raise CodeError(f"{DAMAGED}: it holds more than one hand")
+            data = _decode_raw(rest)
+        else:
+            r = Reader(rest)
+            data = _decode_compact(r)
+            if r.value:
+                raise CodeError(f"{DAMAGED}: it holds more than one hand")
+        try:
+            parse(data, "code")
+        except LogFormatError as exc:
+            raise CodeError(f"{DAMAGED}: the hand in it does not read ({exc})") from None
         return data
 
     def is_compact(self, log: Any) -> bool:
