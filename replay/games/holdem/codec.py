@@ -524,6 +524,8 @@ def _showable(state: Any) -> list[str]:
     all-in hand's board is dealt): tried on a copy of the state."""
     if state.to_act is not None or not (state.over or (state.dealer_due or ("",))[0] == "db"):
         return []
+    if not state.over and not getattr(state, "all_in_status", True):  # the engine's: shows come at all-ins
+        return []
     out = []
     folded = state.folded
     for i, seat in enumerate(state.seats):
