@@ -44,6 +44,7 @@ from replay.games.base import Finding
 from replay.log import LogFormatError
 
 from .cards import card_text, cards_text, parse_cards
+from .evaluator import rank
 
 #: kind -> fatal, in the order of the spec's table (the first row that applies names a breach)
 FINDING_KINDS: dict[str, bool] = {
@@ -127,15 +128,35 @@ def _amount(text: str) -> Any:
     return value
 
 
+_CACHE: dict[str, Any] = {}
+_CACHE_SIZE = 50_000
+_NOOP = ("noop",)
+
+
+def _parsed(text: str) -> tuple:
+    """``parse_action`` without the seat check, cached (hands repeat most notations); no-ops
+    come back as ``_NOOP``."""
+    hit = _CACHE.get(text)
+    if hit is None:
+        hit = parse_action(text)
+        if hit is None:
+            hit = _NOOP
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[text] = hit
+    return hit
+
+
 def parse_action(text: str, seats: Sequence[str] | None = None) -> tuple | None:
     """One PHH action notation -> a tuple, or None for a no-op (empty or a ``# comment``).
 
     ``("dh", seat, cards)``, ``("db", cards)``, ``(seat, "f")``, ``(seat, "cc")``,
     ``(seat, "cbr", amount)``, ``(seat, "sm", cards | None)`` (no cards: a muck; ``-``: the
-    cards dealt, as ``"-"``). Cards are lists of card numbers (``None`` unknown).
+    cards dealt, as ``"-"``). Cards are tuples of card numbers (``None`` unknown). With
+    ``seats``, a seat that is not one of them is an error too.
 
     >>> parse_action("p3 cbr 300 # a raise"), parse_action("d dh p1 Ac??"), parse_action("  # hi")
-    (('p3', 'cbr', 300), ('dh', 'p1', [48, None]), None)
+    (('p3', 'cbr', 300), ('dh', 'p1', (48, None)), None)
     >>> parse_action("p1 cbr 2.50"), parse_action("p2 sm -"), parse_action("p2 sm")
     (('p1', 'cbr', Decimal('2.50')), ('p2', 'sm', '-'), ('p2', 'sm', None))
     >>> parse_action("p1 raises 300")
@@ -154,11 +175,11 @@ def parse_action(text: str, seats: Sequence[str] | None = None) -> tuple | None:
         if n == 3 and words[1] == "db":
             cards = parse_cards(words[2])
             if cards:
-                return ("db", cards)
+                return ("db", tuple(cards))
         elif n == 4 and words[1] == "dh":
             cards = parse_cards(words[3])
             if cards and _seat_ok(words[2], seats):
-                return ("dh", words[2], cards)
+                return ("dh", words[2], tuple(cards))
         raise LogFormatError(f"{text.strip()!r} is not PHH action notation (a dealing is 'd db <cards>' "
                              f"or 'd dh <seat> <cards>')")
     if not _seat_ok(actor, seats):
@@ -180,7 +201,7 @@ def parse_action(text: str, seats: Sequence[str] | None = None) -> tuple | None:
                 return (actor, "sm", "-")
             cards = parse_cards(words[2])
             if cards:
-                return (actor, "sm", cards)
+                return (actor, "sm", tuple(cards))
     if verb in ("cc", "f", "cbr", "sm"):
         raise LogFormatError(f"{text.strip()!r} is not PHH action notation (wrong arguments for {verb!r})")
     raise LogFormatError(f"{text.strip()!r} is not PHH action notation (an unknown action {verb!r})")
@@ -483,8 +504,8 @@ class HoldemState:
         """Apply one PHH action notation; the findings it caused."""
         if self.stopped:
             return []
-        action = parse_action(text, self.index)
-        if action is None:
+        action = _CACHE.get(text) or _parsed(text)
+        if action is _NOOP:
             return []
         return self.apply(action, index)
 
@@ -498,7 +519,9 @@ class HoldemState:
         if first == "db":
             return self._deal_board(action[1], index)
         verb = action[1]
-        p = self.index[first]
+        p = self.index.get(first)
+        if p is None:
+            raise LogFormatError(f"{first!r} is not a seat of this hand ({', '.join(self.seats)})")
         if verb == "sm":
             return self._show(p, action[2], index)
         if self.phase != BET or not self.actors:
@@ -595,7 +618,9 @@ class HoldemState:
         self.stopped = True
         return [Finding(self.steps, kind, seat, message + "; rule checking stops here", index, True)]
 
-    def _deal_hole(self, seat: str, cards: list, index: int | None) -> list[Finding]:
+    def _deal_hole(self, seat: str, cards: tuple, index: int | None) -> list[Finding]:
+        if seat not in self.index:
+            raise LogFormatError(f"{seat!r} is not a seat of this hand ({', '.join(self.seats)})")
         if self.phase != HOLE:
             if self.over:
                 return self._fatal("event_after_end", None, index, f"the dealer deals {seat} cards after the hand is over")
@@ -717,16 +742,23 @@ class HoldemState:
         else:
             opener = 0
         self.opener = opener
-        totals = sorted(bets[i] + stacks[i] for i in range(n) if not folded[i])
-        second = totals[-2] if len(totals) > 1 else 0
+        # pokerkit leaves out seats whose effective stack is nothing: all-in, or a bet already as
+        # big as what the second biggest seat in the hand has
+        first = second = 0
+        for i in range(n):
+            if not folded[i]:
+                t = bets[i] + stacks[i]
+                if t > first:
+                    first, second = t, first
+                elif t > second:
+                    second = t
         actors = []
-        for k in range(n):
-            i = (opener + k) % n
-            if folded[i] or not stacks[i]:
-                continue
-            if min(stacks[i], max(0, second - bets[i])) <= 0:
-                continue
-            actors.append(i)
+        for i in range(opener, n):
+            if not folded[i] and stacks[i] and bets[i] < second:
+                actors.append(i)
+        for i in range(opener):
+            if not folded[i] and stacks[i] and bets[i] < second:
+                actors.append(i)
         self.actors = actors
         self.raise_amount = 0
         self.raise_count = 0
@@ -780,8 +812,6 @@ class HoldemState:
         cannot tell is settled from ``winnings`` or ``finishing_stacks`` (by default the log's
         ``end``'s), checked; without them the hand stays unsettled. Findings about ``end``
         (``winnings_mismatch``, ``stacks_mismatch``) are in ``settlement.findings``."""
-        from .evaluator import rank
-
         end = self.end
         if winnings is None and end is not None:
             winnings = getattr(end, "winnings", None)
