@@ -374,10 +374,13 @@ class Cards:
 #: a decision's categories, in this order (those that are not legal, or whose size another
 #: takes already, are left out); the frequencies are what self-play and real hands show
 SIZE_NAMES = ("min", "half", "two_thirds", "pot", "all_in", "three_x", "half_bare", "pot_bare", "open")
-SIZE_FREQ = {"min": 5, "half": 4, "two_thirds": 6, "pot": 3, "all_in": 6, "three_x": 4, "half_bare": 3,
-             "pot_bare": 3, "open": 6}
-OTHER_FREQ = 3
-FOLD_FREQ, CALL_FREQ, CHECK_FREQ = 40, 40, 60
+#: frequencies by whether the seat faces a bet (fold is legal) or may check: measured on
+#: six-seat self-play and rounded, with room left for the sizes people play (the pot-sized
+#: raise "call, then the pot" beside the bots' "the pot over the bet")
+FACING = {"f": 30, "cc": 60, "min": 4, "half": 2, "two_thirds": 2, "pot": 2, "all_in": 3, "three_x": 2,
+          "half_bare": 1, "pot_bare": 3, "open": 2, "other": 2}
+FREE = {"f": 1, "cc": 60, "min": 4, "half": 4, "two_thirds": 3, "pot": 3, "all_in": 4, "three_x": 1,
+        "half_bare": 1, "pot_bare": 1, "open": 1, "other": 3}
 
 
 def sizes(state: Any, legal: Any, bb: int) -> list[tuple[str, int]]:
@@ -415,23 +418,24 @@ def sizes(state: Any, legal: Any, bb: int) -> list[tuple[str, int]]:
 def decision_options(state: Any, legal: Any, bb: int) -> tuple[list[tuple[str, Any]], Model, int]:
     """(the categories ``[(kind, amount)]``, their model, how many sizes "other" holds)."""
     options: list[tuple[str, Any]] = []
-    freqs: list[int] = []
+    freq = FACING if legal.call else FREE
+    names = []
     if legal.fold:
         options.append(("f", None))
-        freqs.append(FOLD_FREQ)
+        names.append("f")
     options.append(("cc", None))
-    freqs.append(CALL_FREQ if legal.call else CHECK_FREQ)
+    names.append("cc")
     common = sizes(state, legal, bb)
     for name, to in common:
         options.append(("cbr", to))
-        freqs.append(SIZE_FREQ[name])
+        names.append(name)
     other = 0
     if legal.min_to is not None:
         other = legal.max_to - legal.min_to + 1 - len(common)
         if other > 0:
             options.append(("other", None))
-            freqs.append(OTHER_FREQ)
-    return options, Model(freqs), other
+            names.append("other")
+    return options, Model([freq[n] for n in names]), other
 
 
 def _other_rank(to: int, low: int, common: list[int]) -> int:
@@ -515,7 +519,7 @@ def _compact(log: Any) -> int:
         showable = _showable(state)
         if showable:
             options = [None] + showable
-            w.choose(0, _point_model(options))
+            w.choose(0, _point_model(options, state.over))
     return w.value()
 
 
@@ -536,12 +540,16 @@ def _showable(state: Any) -> list[str]:
     return out
 
 
-POINT_BASE, POINT_FIRST, POINT_REST = 10, 10, 2
+#: where no seat must act: (the deal or the end, the first seat that may show, each other one),
+#: at the end of the hand and while an all-in hand's board is dealt
+POINT_END = (10, 10, 4)
+POINT_RUN_OUT = (30, 2, 1)
 
 
-def _point_model(options: list[Any]) -> Model:
+def _point_model(options: list[Any], over: bool) -> Model:
     """Where no seat must act: the deal that is due (or the end of the hand), or a seat's show."""
-    return Model([POINT_BASE] + [POINT_FIRST if i == 0 else POINT_REST for i in range(len(options) - 1)])
+    base, first, rest = POINT_END if over else POINT_RUN_OUT
+    return Model([base] + [first if i == 0 else rest for i in range(len(options) - 1)])
 
 
 def _write_show(w: Writer, state: Any, seat: str, action: Action, cards: Cards) -> None:
@@ -586,7 +594,7 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
             target = action.actor if action.verb == "sm" else None
             if target not in options:
                 raise NotCompact("a show out of turn")
-            w.choose(options.index(target), _point_model(options))
+            w.choose(options.index(target), _point_model(options, state.over))
             if target is not None:
                 _write_show(w, state, target, action, cards)
                 return
@@ -688,7 +696,7 @@ def _read_action(r: Reader, state: Any, cards: Cards) -> str | None:
         showable = _showable(state)
         if showable:
             options: list[Any] = [None] + showable
-            target = options[r.choose(_point_model(options))]
+            target = options[r.choose(_point_model(options, state.over))]
             if target is not None:
                 return _read_show(r, state, target, cards)
         due = state.dealer_due
