@@ -206,63 +206,65 @@ def big_blind(log: Any) -> Any:
 
 
 def _float(value: Any) -> float:
-    return float(value) if isinstance(value, Decimal) else value
+    return float(value)
 
 
 def hand_result(hand: Any) -> HandResult | None:
     """One judged hand (a ``HoldemReplay`` or a log) -> its seats' bots and payoffs in big blinds,
-    raw and all-in adjusted; None when the hand cannot be counted (a fatal finding, not settled)."""
+    raw and all-in adjusted; None when the hand cannot be counted (a fatal finding, not over,
+    not settled)."""
     log = getattr(hand, "log", hand)
     state, findings = HoldemState.from_log(log)
-    if any(f.fatal for f in findings):
+    if state.stopped:
         return None
-    seats = tuple(state.seats)
-    start = dict(state.stacks)
+    start = list(state.starting)
     moment: dict[str, Any] | None = None
     for index, event in enumerate(log.events):
-        if state.over:
-            break
-        new = state.push(event, index)
-        if any(f.fatal for f in new):
+        if event.type != "action":
+            continue
+        state.push_action(event.action, index)
+        if state.stopped:
             return None
         if moment is None:
             moment = all_in_moment(state)
     if not state.over:
         return None
     settlement = state.settle()
-    if not settlement.settled:
+    if not settlement.settled or any(p is None for p in settlement.payoffs):
         return None
     bb = big_blind(log)
+    seats = state.seats
     bots = {s: seat_bot(log, s) for s in seats}
-    raw = {s: _float(settlement.payoffs[s] / bb) for s in seats}
+    raw = {s: _float(settlement.payoffs[i] / bb) for i, s in enumerate(seats)}
     if moment is None or settlement.rake:
         return HandResult(bots, raw, raw, False)
-    adjusted = {s: _float((moment["stacks"][s] - start[s] + moment["credit"].get(s, 0)) / bb) for s in seats}
+    adjusted = {s: _float(moment["stacks"][s] - start[i]) / _float(bb) + moment["credit"].get(s, 0.0) / _float(bb)
+                for i, s in enumerate(seats)}
     return HandResult(bots, raw, adjusted, True)
 
 
 def all_in_moment(state: HoldemState) -> dict[str, Any] | None:
     """At a position where the betting is closed, board cards are still to come and at most one
-    seat in the hand has chips behind (one or more of them all-in): each seat's stack and its
-    equity credit from the pots (``{"stacks", "credit", "equities"}``); None at any other position,
-    or when a seat in the hand has unknown hole cards."""
+    seat in the hand has chips behind (one or more of them all-in): each seat's stack then and its
+    equity credit from the pots (``{"stacks", "credit", "equities"}``, by seat); None at any other
+    position, or when a seat in the hand has unknown hole cards."""
     due = state.dealer_due
     if state.to_act is not None or due is None or due[0] != "db" or len(state.board) >= 5:
         return None
-    folded = set(state.folded)
-    live = [s for s in state.seats if s not in folded]
-    behind = [s for s in live if state.stacks[s] > 0]
+    seats, folded = state.seats, state.folded
+    live = [i for i in range(state.n) if not folded[i]]
+    behind = [i for i in live if state.stacks[i] > 0]
     if len(live) < 2 or len(behind) > 1:
         return None
-    holes = {s: state.hole[s] for s in live}
+    holes = {seats[i]: state.hole[i] for i in live}
     if any(h is None or len(h) != 2 or None in h for h in holes.values()):
         return None
-    dead = [c for s in folded for c in (state.hole[s] or ()) if c is not None]
+    dead = [c for i in range(state.n) if folded[i] for c in (state.hole[i] or ()) if c is not None]
     board = list(state.board)
-    credit: dict[str, Any] = {}
+    credit: dict[str, float] = {}
     shares: dict[tuple[str, ...], list[float]] = {}
     for pot in state.pots():
-        contenders = tuple(s for s in pot.seats if s not in folded)
+        contenders = tuple(s for s in pot.seats if s in holes)
         if not contenders:
             continue
         if len(contenders) == 1:
@@ -272,8 +274,8 @@ def all_in_moment(state: HoldemState) -> dict[str, Any] | None:
                 shares[contenders] = list(equities([holes[s] for s in contenders], board, dead).shares)
             share = shares[contenders]
         for s, e in zip(contenders, share):
-            credit[s] = credit.get(s, 0) + _float(pot.amount) * e
-    return {"stacks": dict(state.stacks), "credit": credit,
+            credit[s] = credit.get(s, 0.0) + _float(pot.amount) * e
+    return {"stacks": state.by_seat(state.stacks), "credit": credit,
             "equities": {k: dict(zip(k, v)) for k, v in shares.items()}}
 
 

@@ -17,13 +17,20 @@ pytest.importorskip("replay.games.holdem.logger")
 from replay.games.holdem.bots import BOTS, TagBot, chen_score, hand_strength, play_game, seat_bots  # noqa: E402
 from replay.games.holdem.cards import parse_cards  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
-from replay.games.holdem.replay import HoldemReplay  # noqa: E402
+from replay.games.holdem.engine import judge  # noqa: E402
 
 BOT_LISTS = st.lists(st.sampled_from(sorted(BOTS)), min_size=1, max_size=3)
 
 
-def judged(log) -> HoldemReplay:
-    return HoldemReplay.from_log(log)
+class Judged:
+    """A log judged by the engine: its findings, final state and settlement."""
+
+    def __init__(self, log):
+        self.state, self.findings, self.settlement = judge(log)
+
+
+def judged(log) -> Judged:
+    return Judged(log)
 
 
 def actions(log) -> list[str]:
@@ -37,11 +44,10 @@ def test_every_hand_is_legal_and_complete(seed, bots, players):
     replay = judged(log)
     assert replay.findings == []
     assert log.end.reason == "completed"
-    assert replay.end_reason == "completed"
+    assert replay.state.over and replay.settlement.settled
     assert len(log.seats) == players
-    # chips are conserved, and the stacks the logger wrote are the engine's
-    payoffs = replay.to_json()["payoffs"]
-    assert sum(payoffs.values()) == 0
+    # chips are conserved
+    assert sum(replay.settlement.payoffs) == 0
 
 
 @settings(max_examples=40, deadline=None)
@@ -93,7 +99,7 @@ def test_an_all_call_table_checks_down_to_a_showdown():
     log = play_game(5, bots=("call",), players=4)
     acts = actions(log)
     assert not any(" f" == a[-2:] or " cbr " in a for a in acts)
-    assert judged(log).to_json()["street"] == "showdown"
+    assert judged(log).state.street == "showdown"
 
 
 def test_interrupted_hands_are_judged_without_findings():
@@ -131,7 +137,7 @@ def test_hand_strength_orders_made_hands():
 
 def preflop_state(seats: int = 6):
     """A 6-seat 50/100 table with every seat's cards dealt, the first seat after the blinds to act."""
-    state = HoldemState.from_setup("NT", [0] * seats, [50, 100] + [0] * (seats - 2), [10000] * seats, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0] * seats, [50, 100] + [0] * (seats - 2), [10000] * seats, min_bet=100)
     holes = ["AsAh", "7h2c", "KdQd", "9c8c", "5s5d", "JhTs", "4c4d", "3h3s", "6c6d", "2s2h"][:seats]
     for i, hole in enumerate(holes):
         assert state.dealer_due == ("dh", f"p{i + 1}")

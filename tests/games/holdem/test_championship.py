@@ -78,7 +78,7 @@ def made_log(actions, stacks=(10000, 10000, 10000)):
 
 def finish(actions):
     """The actions, with the showdown's ``sm`` events the engine asks for after the river."""
-    state = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
     out = list(actions)
     for i, a in enumerate(out):
         state.push_action(a, i)
@@ -96,7 +96,7 @@ def test_the_all_in_adjustment_of_a_preflop_all_in_is_the_equity_share():
     assert result.bots == {"p1": "aces", "p2": "kings", "p3": "Cy"}
     # the run-out: kings win the 20,000 pot (the big blind's 100 is in it, p3 put nothing in)
     assert result.raw == {"p1": -100.0, "p2": 100.0, "p3": 0.0}
-    share = equities([parse_cards("AsAh"), parse_cards("KdKc")], [], parse_cards("7h2c"))
+    share = equities([parse_cards("AsAh"), parse_cards("KdKc")], [], parse_cards("7h2c")).shares
     assert 0.80 < share[0] < 0.84
     assert result.adjusted["p1"] == pytest.approx((-10000 + 20000 * share[0]) / 100)
     assert result.adjusted["p2"] == pytest.approx((-10000 + 20000 * share[1]) / 100)
@@ -120,7 +120,7 @@ def test_an_all_in_on_the_river_is_not_adjusted():
 
 
 def test_the_moment_is_found_only_when_no_more_betting_can_happen():
-    state = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
     for i, a in enumerate(PREFLOP_ALL_IN[:5]):
         state.push_action(a, i)
         assert all_in_moment(state) is None  # p2 has not answered the all-in yet
