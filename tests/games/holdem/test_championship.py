@@ -144,3 +144,29 @@ def test_championship_of_self_play_hands():
     assert sum(s.raw.mean for s in board.standings) == pytest.approx(0.0, abs=1e-6)
     assert sum(s.adjusted.mean for s in board.standings) == pytest.approx(0.0, abs=1e-6)
     assert "Raw" in [c.header for c in board.table().columns]
+
+
+def test_the_command_prints_the_leaderboard_as_a_table_and_as_json(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from replay.games.holdem.bots import play_game
+    from replay.games.holdem.championship import championship_command
+
+    for seed in range(12):
+        play_game(seed, out_dir=str(tmp_path))
+    runner = CliRunner()
+    result = runner.invoke(championship_command, [str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["hands"] == 12 and data["unit"] == "bb/100" and len(data["standings"]) == 3
+    assert {"bb_per_100", "bb_per_100_adjusted", "width_ratio"} <= set(data["standings"][0])
+    table = runner.invoke(championship_command, [str(tmp_path)])
+    assert table.exit_code == 0 and "tag-1" in table.output and "AIVAT" in table.output
+    (tmp_path / "broken.json").write_text("{not json")
+    broken = runner.invoke(championship_command, [str(tmp_path), "--json"])
+    assert broken.exit_code == 2 and json.loads(broken.stdout)["unreadable"] == 1
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert runner.invoke(championship_command, [str(empty)]).exit_code == 2
