@@ -223,8 +223,9 @@ def seat_bots(seed: int, bots: Sequence[str], players: int) -> list[str]:
 
 def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), players: int = 6,
               stacks: int = 10000, blinds: tuple[int, int] = (50, 100), game_id: str | None = None,
-              out_dir: str | None = None, chat: bool = False, interrupt_rate: float = 0.0):
-    """Play one seeded no-limit hand and return its ``HoldemLog``.
+              out_dir: str | None = None, chat: bool = False, interrupt_rate: float = 0.0, variant: str = "NT"):
+    """Play one seeded hand (no-limit, or fixed-limit with ``variant="FT"``: bets of one big
+    blind on the first two streets and two on the last two) and return its ``HoldemLog``.
 
     The deck is shuffled with ``random.Random(seed)``; hole cards are dealt seat by seat, the
     board street by street, and the bots act in turn until the hand is over. Every seat starts
@@ -236,6 +237,8 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
         raise ValueError(f"Texas hold'em has {MIN_SEATS} to {MAX_SEATS} seats, not {players}")
     if not bots:
         raise ValueError("name at least one bot")
+    if variant not in ("NT", "FT"):
+        raise ValueError(f"variant {variant!r} is not one the bots play (NT or FT)")
     for name in bots:
         if name not in BOTS:
             raise ValueError(f"{name!r} is not a Texas hold'em bot (one of {', '.join(BOTS)})")
@@ -250,12 +253,13 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
     rng.shuffle(deck)
     info = {seats[i]: {"name": f"{names[i]}-{seats[i]}", "bot": f"{names[i]}-{table[i].version}"}
             for i in range(players)}
+    sizes = {"min_bet": big} if variant == "NT" else {"small_bet": big, "big_bet": 2 * big}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = HoldemLogger(
-        game_id=game_id or f"selfplay-holdem-{players}p-{'-'.join(bots)}-{seed}", players=info,
-        variant="NT", blinds=forced, stacks=starting, min_bet=big, out_dir=out_dir, started_at=started,
+        game_id=game_id or f"selfplay-holdem-{variant}-{players}p-{'-'.join(bots)}-{seed}", players=info,
+        variant=variant, blinds=forced, stacks=starting, **sizes, out_dir=out_dir, started_at=started,
         clock=None, meta={"selfplay": {"bots": list(bots), "players": players, "seed": seed}})
-    state, _ = HoldemState.from_setup("NT", [0] * players, forced, starting, min_bet=big)
+    state, _ = HoldemState.from_setup(variant, [0] * players, forced, starting, **sizes)
     stop_after = rng.randrange(1, 20) if interrupt_rate and rng.random() < interrupt_rate else None
     t = index = actions = 0
     aggressor = None  # the last seat to bet or raise on this street: it shows first at the showdown

@@ -50,6 +50,15 @@ def test_every_hand_is_legal_and_complete(seed, bots, players):
     assert sum(replay.settlement.payoffs) == 0
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), bots=BOT_LISTS, players=st.integers(2, 10))
+def test_fixed_limit_hands_are_legal(seed, bots, players):
+    log = play_game(seed, bots=tuple(bots), players=players, variant="FT", stacks=3000)
+    assert log.variant == "FT" and (log.small_bet, log.big_bet) == (100, 200)
+    replay = judged(log)
+    assert replay.findings == [] and replay.state.over
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), stacks=st.integers(150, 50_000))
 def test_short_and_deep_stacks_are_legal(seed, stacks):
@@ -116,6 +125,8 @@ def test_bad_arguments_are_refused():
         play_game(1, players=11)
     with pytest.raises(ValueError, match="not a Texas hold'em bot"):
         play_game(1, bots=("shark",))
+    with pytest.raises(ValueError, match="NT or FT"):
+        play_game(1, variant="PO")
 
 
 def test_chen_scores():
