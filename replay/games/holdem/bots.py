@@ -24,7 +24,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Sequence
 
-from .cards import DECK, RANKS, cards_text, rank_of, suit_of
+from .cards import DECK, cards_text, rank_of, suit_of
 from .engine import HoldemState
 from .evaluator import rank as hand_rank
 from .logger import HoldemLogger
@@ -149,8 +149,8 @@ class TagBot(Bot):
 
     Preflop it plays hands by their Chen score (tighter in early position): opens to 2.5 big
     blinds (plus one a limper), re-raises to three times the bet with the best hands (jacks or
-    better, ace-king suited) and moves all-in over a re-raise with them, calls a raise with good hands
-    when the call is at most a tenth of its stack, and folds the rest. After the flop it
+    better, ace-king suited) and moves all-in over a re-raise with them, calls a raise with good
+    hands when the call is at most a tenth of its stack, and folds the rest. After the flop it
     measures its made hand's strength with the evaluator against random holdings, discounted
     for each opponent: it bets two thirds of the pot with a strong hand, raises with a very
     strong one, calls when its chance beats the pot odds, and otherwise checks or folds.
@@ -204,7 +204,7 @@ class TagBot(Bot):
             return ("cc",)
         if chance >= 0.8 and can_raise:
             return ("cbr", _clamp(top + (pot + legal.call) * 2 // 3, legal))
-        if chance >= legal.call / (pot + legal.call) + 0.05:
+        if chance >= float(legal.call) / float(pot + legal.call) + 0.05:  # beats the pot odds
             return ("cc",)
         return ("f",)
 

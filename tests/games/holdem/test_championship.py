@@ -170,3 +170,36 @@ def test_the_command_prints_the_leaderboard_as_a_table_and_as_json(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert runner.invoke(championship_command, [str(empty)]).exit_code == 2
+
+
+def test_adjusted_hands_keep_chips_and_only_all_ins_are_adjusted():
+    """Over many self-play hands: the adjustment moves no chip in or out of a hand (payoffs still
+    sum to zero), changes nothing in a hand with no all-in before the river, and a hand it
+    adjusts has no betting left after the all-in (only board cards and the showdown)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from replay.games.holdem.bots import play_game
+
+    @settings(max_examples=120, deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10), stacks=st.integers(200, 20000))
+    def check(seed, players, stacks):
+        log = play_game(seed, players=players, stacks=stacks)
+        result = hand_result(log)
+        assert result is not None
+        assert sum(result.raw.values()) == pytest.approx(0.0, abs=1e-9)
+        assert sum(result.adjusted.values()) == pytest.approx(0.0, abs=1e-6)
+        acts = log.actions
+        last_bet = max(i for i, a in enumerate(acts) if not a.startswith("d ") and " sm " not in a)
+        tail = acts[last_bet + 1:]
+        board_after = [a for a in tail if a.startswith("d db ")]
+        # board cards dealt with no betting after them: the money was all in before the river
+        assert result.all_in == bool(board_after)
+        if not result.all_in:
+            assert result.adjusted == result.raw
+        # a seat that folded keeps its raw result
+        folded = {a.split()[0] for a in acts if a.endswith(" f")}
+        for seat in folded:
+            assert result.adjusted[seat] == result.raw[seat]
+
+    check()
