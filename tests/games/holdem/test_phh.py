@@ -369,3 +369,16 @@ def test_no_sample_deals_a_known_card_twice(name, text):
                 if card is not None:
                     assert card not in dealt, f"{name}: {cards_text([card])} dealt twice"
                     dealt[card] = action.verb
+
+
+@pytest.mark.parametrize("text, place, message", [
+    ("", "line 1", "no hand here (no variant, no actions)"),
+    ('variant = "NT"\nactions = []\nstarting_stacks = [1e-30, 2]\n', "starting_stacks[0]",
+     "1E-30 has more than 8 decimal places"),
+    ('variant = "NT"\nactions = []\nz = ' + "[" * 5000 + "]" * 5000 + "\n", "line 1",
+     "JSON nested deeper than 32 levels: not a game log"),
+    ('variant = "NT"\nactions = []\nz = ' + "[" * 40 + "]" * 40 + "\n", "line 1",
+     "JSON nested deeper than 32 levels: not a game log"),
+])
+def test_hostile_hands_are_refused_cheaply(text, place, message):
+    assert errors_of(text) == [(place, message)]
