@@ -382,3 +382,63 @@ def test_no_sample_deals_a_known_card_twice(name, text):
 ])
 def test_hostile_hands_are_refused_cheaply(text, place, message):
     assert errors_of(text) == [(place, message)]
+
+
+# --- the samples give what sample_logs/holdem/README.md promises --------------------------------
+
+def readme_rows() -> dict[str, list[str]]:
+    rows, in_table = {}, False
+    for line in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells[:2] == ["holdem file", "end"]:
+            assert cells == ["holdem file", "end", "winners", "findings", "notes"]
+            in_table = True
+        elif in_table and not set(line) <= set("|-: "):
+            rows[cells[0].strip("`")] = cells[1:4]
+    return rows
+
+
+ROWS = readme_rows()
+
+
+def sample_entries():
+    for path in sorted(SAMPLES.rglob("*")):
+        rel = str(path.relative_to(SAMPLES.parent))
+        text = path.read_text(encoding="utf-8") if path.suffix in (".json", ".phh", ".phhs") else None
+        if path.suffix == ".json":
+            try:
+                yield rel, parse(json.loads(text))
+            except LogFormatError as exc:
+                yield rel, exc
+        elif path.suffix == ".phh":
+            try:
+                yield rel, phh.read(text)
+            except LogFormatError as exc:
+                yield rel, exc
+        elif path.suffix == ".phhs":
+            for part in phh.read_games(text):
+                yield f"{rel}:{part.first}", part.log or part.error
+
+
+def test_every_sample_has_a_row_and_every_row_a_sample():
+    assert {rel for rel, _ in sample_entries()} == set(ROWS)
+
+
+@pytest.mark.parametrize("rel, log", list(sample_entries()), ids=lambda v: v if isinstance(v, str) else "")
+def test_each_sample_gives_what_the_readme_promises(rel, log):
+    from replay.games.holdem.engine import FINDING_KINDS
+    from replay.games.holdem.replay import HoldemReplay
+
+    end, winners, findings = ROWS[rel]
+    if isinstance(log, LogFormatError):
+        assert (end, winners, findings) == ("rejected", "—", f"rejected: {log}")
+        return
+    replay = HoldemReplay.from_log(log)
+    assert (replay.end_reason or "abandoned") == end
+    assert (", ".join(replay.winners) or "—") == winners
+    kinds = [f"{f.kind}@{f.event}" if f.event is not None else f.kind for f in replay.findings]
+    assert (", ".join(kinds) or "none") == findings
+    assert {f.kind for f in replay.findings} <= set(FINDING_KINDS)
