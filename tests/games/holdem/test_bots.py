@@ -17,20 +17,13 @@ pytest.importorskip("replay.games.holdem.logger")
 from replay.games.holdem.bots import BOTS, TagBot, chen_score, hand_strength, play_game, seat_bots  # noqa: E402
 from replay.games.holdem.cards import parse_cards  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
-from replay.games.holdem.engine import judge  # noqa: E402
+from replay.games.holdem.replay import HoldemReplay  # noqa: E402
 
 BOT_LISTS = st.lists(st.sampled_from(sorted(BOTS)), min_size=1, max_size=3)
 
 
-class Judged:
-    """A log judged by the engine: its findings, final state and settlement."""
-
-    def __init__(self, log):
-        self.state, self.findings, self.settlement = judge(log)
-
-
-def judged(log) -> Judged:
-    return Judged(log)
+def judged(log) -> HoldemReplay:
+    return HoldemReplay.from_log(log)
 
 
 def actions(log) -> list[str]:
@@ -44,10 +37,11 @@ def test_every_hand_is_legal_and_complete(seed, bots, players):
     replay = judged(log)
     assert replay.findings == []
     assert log.end.reason == "completed"
+    assert replay.end_reason == "completed" and replay.checked
     assert replay.state.over and replay.settlement.settled
     assert len(log.seats) == players
     # chips are conserved
-    assert sum(replay.settlement.payoffs) == 0
+    assert sum(replay.to_json()["payoffs"].values()) == 0
 
 
 @settings(max_examples=60, deadline=None)
