@@ -416,13 +416,15 @@ class HoldemState:
         return self.dead + sum(self.contrib) + sum(self.bets)
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots, as if this street's bets were collected now (pokerkit's
-        rule: a pot for each all-in level; antes are dead money in the main pot)."""
+        """The main pot and side pots collected so far, each with the seats in the hand that have
+        put in enough to win it (pokerkit's rule: a pot for each all-in level, antes dead money in
+        the main pot); this street's bets are in ``bets`` until the street ends."""
         return [Pot(amount, tuple(self.seats[i] for i in seats)) for amount, seats in self._pots()]
 
     def _pots(self, out: Sequence[bool] | None = None) -> list[tuple[Any, tuple[int, ...]]]:
         n = self.n
-        paid = [self.contrib[i] + self.bets[i] for i in range(n)]
+        paid = self.contrib
+        bets = self.bets
         folded = self.folded if out is None else out
         pots: list[tuple[Any, tuple[int, ...]]] = []
         amount = self.dead
@@ -433,8 +435,8 @@ class HoldemState:
             for i in range(n):
                 if paid[i] >= level:
                     count += 1
-                    if not folded[i]:
-                        eligible.append(i)
+                if not folded[i] and paid[i] + bets[i] >= level:
+                    eligible.append(i)
             amount += (level - previous) * count
             key = tuple(eligible)
             while pots and pots[-1][1] == key:

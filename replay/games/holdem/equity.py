@@ -7,7 +7,7 @@ and returns an ``Equity``: one share per seat (ties split the pot, so the shares
 it is ``exact`` and how many deals it looked at (``samples``).
 
 - **Exact** when every deal of the unknown cards can be looked at: at most ``EXACT_LIMIT`` deals
-  (from the flop on with every hole known: 990 deals heads-up or fewer, 741 six-handed on the flop).
+  (from the flop on with every hole known: 990 deals heads-up or fewer, 666 six-handed on the flop).
 - **Monte Carlo** otherwise: ``MONTE_CARLO_SAMPLES`` deals (9,604), so that every share is within
   ±1 percentage point at 95% confidence: a share is the mean of values in [0, 1], whose variance
   is at most 1/4, and 1.96 * sqrt(0.25 / 9604) <= 0.01. The draws come from a generator seeded

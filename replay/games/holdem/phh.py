@@ -56,7 +56,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from pydantic import ValidationError
 
-from replay.log import LogFormatError
+from replay.log import MAX_DEPTH, LogFormatError, depth_message
 
 from .log import (
     FORMAT,
@@ -282,6 +282,8 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
     text = "\n".join(lines)
     try:
         data = tomllib.loads(text, parse_float=Decimal)
+    except RecursionError:
+        raise LogFormatError([(f"line {first}", depth_message())], name) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = _TOML_PLACE.search(message)
@@ -292,6 +294,8 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
             place = f"line {first + len(lines) - 1}"
             message = _TOML_AT_END.sub("", message) + " at the end of the text: not valid TOML"
         raise LogFormatError([(place, message)], name) from None
+    if _depth_over(data):
+        raise LogFormatError([(f"line {first}", depth_message())], name)
     while "variant" not in data and "actions" not in data and len(data) == 1:
         inner = next(iter(data.values()))
         if not isinstance(inner, dict):
@@ -300,6 +304,19 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
     if not data:
         raise LogFormatError([(f"line {first}", "no hand here (no variant, no actions)")], name)
     return data
+
+
+def _depth_over(value: Any, most: int = MAX_DEPTH - 2) -> bool:
+    """Whether a TOML value nests deeper than a log's JSON may (two levels go to the log and a
+    ``.phhs`` hand's own table)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            return True
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return False
 
 
 def _jsonable(value: Any) -> Any:

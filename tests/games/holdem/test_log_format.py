@@ -119,8 +119,9 @@ def test_every_amount_in_cents_survives_json(amount):
 
 
 def test_amounts_json_cannot_hold_exactly_are_refused():
-    assert errors_of(spec(min_bet=0.1234567890123456)) == [
-        ("min_bet", "0.1234567890123456 has more than 15 significant digits")]
+    assert errors_of(spec(min_bet=12345678.12345678)) == [
+        ("min_bet", "12345678.12345678 has more than 15 significant digits")]
+    assert errors_of(spec(min_bet=0.123456789)) == [("min_bet", "0.123456789 has more than 8 decimal places")]
     assert errors_of(spec(min_bet=10.0 ** 16))[0][0] == "min_bet"
     assert errors_of(spec(min_bet=True)) == [("min_bet", "True is not an amount (a number)")]
     assert errors_of(spec(min_bet="100")) == [("min_bet", "'100' is not an amount (a number)")]

@@ -316,7 +316,7 @@ def test_write_games_reads_back():
 
 # --- any game written reads back to itself ------------------------------------------------------
 
-names = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+names = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
 cents = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("99999.99"), places=2)
 amounts = st.one_of(st.integers(0, 10 ** 9), cents)
 cards = st.lists(st.one_of(st.none(), st.integers(0, 51)), min_size=1, max_size=5).map(cards_text)
@@ -369,3 +369,76 @@ def test_no_sample_deals_a_known_card_twice(name, text):
                 if card is not None:
                     assert card not in dealt, f"{name}: {cards_text([card])} dealt twice"
                     dealt[card] = action.verb
+
+
+@pytest.mark.parametrize("text, place, message", [
+    ("", "line 1", "no hand here (no variant, no actions)"),
+    ('variant = "NT"\nactions = []\nstarting_stacks = [1e-30, 2]\n', "starting_stacks[0]",
+     "1E-30 has more than 8 decimal places"),
+    ('variant = "NT"\nactions = []\nz = ' + "[" * 5000 + "]" * 5000 + "\n", "line 1",
+     "JSON nested deeper than 32 levels: not a game log"),
+    ('variant = "NT"\nactions = []\nz = ' + "[" * 40 + "]" * 40 + "\n", "line 1",
+     "JSON nested deeper than 32 levels: not a game log"),
+])
+def test_hostile_hands_are_refused_cheaply(text, place, message):
+    assert errors_of(text) == [(place, message)]
+
+
+# --- the samples give what sample_logs/holdem/README.md promises --------------------------------
+
+def readme_rows() -> dict[str, list[str]]:
+    rows, in_table = {}, False
+    for line in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells[:2] == ["holdem file", "end"]:
+            assert cells == ["holdem file", "end", "winners", "findings", "notes"]
+            in_table = True
+        elif in_table and not set(line) <= set("|-: "):
+            rows[cells[0].strip("`")] = cells[1:4]
+    return rows
+
+
+ROWS = readme_rows()
+
+
+def sample_entries():
+    for path in sorted(SAMPLES.rglob("*")):
+        rel = str(path.relative_to(SAMPLES.parent))
+        text = path.read_text(encoding="utf-8") if path.suffix in (".json", ".phh", ".phhs") else None
+        if path.suffix == ".json":
+            try:
+                yield rel, parse(json.loads(text))
+            except LogFormatError as exc:
+                yield rel, exc
+        elif path.suffix == ".phh":
+            try:
+                yield rel, phh.read(text)
+            except LogFormatError as exc:
+                yield rel, exc
+        elif path.suffix == ".phhs":
+            for part in phh.read_games(text):
+                yield f"{rel}:{part.first}", part.log or part.error
+
+
+def test_every_sample_has_a_row_and_every_row_a_sample():
+    assert {rel for rel, _ in sample_entries()} == set(ROWS)
+
+
+@pytest.mark.parametrize("rel, log", list(sample_entries()), ids=lambda v: v if isinstance(v, str) else "")
+def test_each_sample_gives_what_the_readme_promises(rel, log):
+    from replay.games.holdem.engine import FINDING_KINDS
+    from replay.games.holdem.replay import HoldemReplay
+
+    end, winners, findings = ROWS[rel]
+    if isinstance(log, LogFormatError):
+        assert (end, winners, findings) == ("rejected", "—", f"rejected: {log}")
+        return
+    replay = HoldemReplay.from_log(log)
+    assert (replay.end_reason or "abandoned") == end
+    assert (", ".join(replay.winners) or "—") == winners
+    kinds = [f"{f.kind}@{f.event}" if f.event is not None else f.kind for f in replay.findings]
+    assert (", ".join(kinds) or "none") == findings
+    assert {f.kind for f in replay.findings} <= set(FINDING_KINDS)
