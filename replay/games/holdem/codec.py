@@ -572,7 +572,7 @@ def _compact(log: Any) -> int:
         showable = _showable(state) if not counted else []
         if showable:
             options = [None] + showable
-            w.choose(0, _point_model(options, state.over))
+            w.choose(0, _point_model(options, state))
     if end is not None:
         _write_end(w, state, end, scale)
     return w.value()
@@ -678,15 +678,27 @@ def _showable(state: Any) -> list[str]:
 
 
 #: where no seat must act: (the deal or the end, the first seat that may show, each other one),
-#: at the end of the hand and while an all-in hand's board is dealt
-POINT_END = (10, 10, 4)
-POINT_RUN_OUT = (30, 2, 1)
+#: at a showdown (seats show in turn), after the others folded (the winner seldom shows), and
+#: while an all-in hand's board is dealt
+POINT_SHOWDOWN = (6, 24, 2)
+POINT_FOLDED = (20, 2, 1)
+POINT_RUN_OUT = (60, 2, 1)
 
 
-def _point_model(options: list[Any], over: bool) -> Model:
+def _point_model(options: list[Any], state: Any) -> Model:
     """Where no seat must act: the deal that is due (or the end of the hand), or a seat's show."""
-    base, first, rest = POINT_END if over else POINT_RUN_OUT
-    return Model([base] + [first if i == 0 else rest for i in range(len(options) - 1)])
+    if not state.over:
+        base, first, rest = POINT_RUN_OUT
+    elif state.folded.count(False) > 1:
+        base, first, rest = POINT_SHOWDOWN
+    else:
+        base, first, rest = POINT_FOLDED
+    return _point_weights(base, first, rest, len(options) - 1)
+
+
+@lru_cache(maxsize=256)
+def _point_weights(base: int, first: int, rest: int, seats: int) -> Model:
+    return Model([base] + [first if i == 0 else rest for i in range(seats)])
 
 
 def _write_show(w: Writer, state: Any, seat: str, action: Action, cards: Cards) -> None:
@@ -731,7 +743,7 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
             target = action.actor if action.verb == "sm" else None
             if target not in options:
                 raise NotCompact("a show out of turn")
-            w.choose(options.index(target), _point_model(options, state.over))
+            w.choose(options.index(target), _point_model(options, state))
             if target is not None:
                 _write_show(w, state, target, action, cards)
                 return
@@ -835,7 +847,7 @@ def _read_action(r: Reader, state: Any, cards: Cards) -> str | None:
         showable = _showable(state)
         if showable:
             options: list[Any] = [None] + showable
-            target = options[r.choose(_point_model(options, state.over))]
+            target = options[r.choose(_point_model(options, state))]
             if target is not None:
                 return _read_show(r, state, target, cards)
         due = state.dealer_due
