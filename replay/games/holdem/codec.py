@@ -42,7 +42,6 @@ import json
 from bisect import bisect_right
 from functools import lru_cache
 from decimal import Decimal
-from itertools import permutations
 from math import comb, factorial, log2
 from typing import Any, Sequence
 
@@ -52,9 +51,9 @@ from replay.codec.errors import CodeError
 from replay.codec.intcode import rank_subset, unrank_subset
 from replay.log import LogFormatError
 
-from .cards import card_text, cards_text
+from .cards import cards_text
 from .engine import HoldemState
-from .log import END_REASONS, FORMAT, Action, _exact, amount_text, parse, parse_action
+from .log import END_REASONS, FORMAT, Action, _exact, amount_text, parse
 
 RAW_PREFIX = b"\x01"
 MAX_RAW_BYTES = 1 << 20
