@@ -53,7 +53,7 @@ from replay.log import LogFormatError
 
 from .cards import cards_text
 from .engine import HoldemState
-from .log import END_REASONS, FORMAT, Action, _exact, amount_text, parse
+from .log import END_REASONS, FORMAT, Action, amount_text, amount_value, parse
 
 RAW_PREFIX = b"\x01"
 MAX_RAW_BYTES = 1 << 20
@@ -204,7 +204,7 @@ class Scale:
         return units if not self.places else Decimal(units).scaleb(-self.places)
 
     def text(self, units: int) -> str:
-        return str(units) if not self.places else amount_text(_exact(Decimal(units).scaleb(-self.places)))
+        return str(units) if not self.places else amount_text(amount_value(Decimal(units).scaleb(-self.places)))
 
 
 def _places(value: Any) -> int:
