@@ -8,6 +8,7 @@ it is ``exact`` and how many deals it looked at (``samples``).
 
 - **Exact** when every deal of the unknown cards can be looked at: at most ``EXACT_LIMIT`` deals
   (from the flop on with every hole known: 990 deals heads-up or fewer, 666 six-handed on the flop).
+- **By symmetry** when no hole card is known at all: an equal share each (``samples`` 0).
 - **Monte Carlo** otherwise: ``MONTE_CARLO_SAMPLES`` deals (9,604), so that every share is within
   ±1 percentage point at 95% confidence: a share is the mean of values in [0, 1], whose variance
   is at most 1/4, and 1.96 * sqrt(0.25 / 9604) <= 0.01. The draws come from a generator seeded
@@ -128,6 +129,8 @@ def equities(
     count = deal_count(holes, board, dead)
     if count == 0:
         raise ValueError("not enough cards left to deal")
+    if all(c is None for h in holes for c in h):  # nobody's cards known: the seats are alike
+        return Equity([1 / len(holes)] * len(holes), True, 0)
     samples = 0 if count <= EXACT_LIMIT else MONTE_CARLO_SAMPLES
     seed = (rng.getrandbits(64) if rng is not None else _seed(holes, board, dead))
     if native is None:
