@@ -79,6 +79,8 @@ OWN_FIELDS = frozenset(GAME_FIELDS) | {"actions", "players", "finishing_stacks",
 _VARIANT_LINE = re.compile(r"^[ \t]*variant[ \t]*=[ \t]*['\"]", re.MULTILINE)
 _ACTIONS_LINE = re.compile(r"^[ \t]*actions[ \t]*=", re.MULTILINE)
 _HEADER = re.compile(r"[ \t]*\[(?!\[)[ \t]*([^\[\]#]+?)[ \t]*\][ \t]*(?:#.*)?")
+#: what tells a header: strings (skipped whole), multi-line string openings, comments, brackets
+_TOKEN = re.compile(r'"""' + r"|'''" + r'|"(?:[^"\\]|\\.)*"' + r"|'[^']*'" + r"""|[#\[\]"']""")
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -104,16 +106,19 @@ class _Scanner:
 
     def header(self, line: str) -> str | None:
         """The table name if ``line`` is a table header, else None; then takes the line in."""
-        if self.multiline is None and self.depth == 0:
-            found = _HEADER.fullmatch(line)
-            if found is not None:
-                return found.group(1)
+        if self.multiline is None:
+            if self.depth == 0 and line.lstrip()[:1] == "[":
+                found = _HEADER.fullmatch(line)
+                if found is not None:
+                    return found.group(1)
+            if "[" not in line and "]" not in line and '"""' not in line and "'''" not in line:
+                return None  # nothing here opens or closes what hides a header
         self._take(line)
         return None
 
     def _take(self, line: str) -> None:
-        i, n = 0, len(line)
-        while i < n:
+        i = 0
+        while True:
             closing = self.multiline
             if closing is not None:
                 end = line.find(closing, i)
@@ -124,27 +129,21 @@ class _Scanner:
                     return
                 self.multiline = None
                 i = end + 3
-                continue
-            char = line[i]
-            if char == "#":
-                return
-            if char in "\"'":
-                if line.startswith(char * 3, i):
-                    self.multiline = char * 3
-                    i += 3
-                    continue
-                end = line.find(char, i + 1)
-                while char == '"' and end > 0 and _escaped(line, end):
-                    end = line.find(char, end + 1)
-                if end < 0:
+            for token in _TOKEN.finditer(line, i):
+                kind = token.group()
+                if kind == "[":
+                    self.depth += 1
+                elif kind == "]":
+                    if self.depth:
+                        self.depth -= 1
+                elif kind in ('"""', "'''"):
+                    self.multiline = kind
+                    i = token.end()
+                    break
+                elif len(kind) == 1:  # a comment, or a string that does not close on its line
                     return
-                i = end + 1
-                continue
-            if char == "[":
-                self.depth += 1
-            elif char == "]" and self.depth:
-                self.depth -= 1
-            i += 1
+            else:
+                return
 
 
 def _escaped(line: str, at: int) -> bool:
