@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
+from functools import lru_cache
 from decimal import Decimal
 from itertools import permutations
 from math import comb, factorial, log2
@@ -178,7 +179,7 @@ FLAG = Model([31, 1])  # a yes/no that is almost always no
 
 
 MAX_PLACES = 8
-PLACES_MODEL = Model([40, 1, 8, 1, 1, 1, 1, 1, 1])  # chips mostly, else dollars and cents
+PLACES_MODEL = Model([200, 1, 12, 1, 1, 1, 1, 1, 1])  # chips mostly, else dollars and cents
 
 
 class Scale:
@@ -478,7 +479,13 @@ def decision_options(state: Any, legal: Any, bb: int, scale: Scale) -> tuple[lis
         if other > 0:
             options.append(("other", None))
             names.append("other")
-    return options, Model([freq[n] for n in names]), other
+    return options, _model(bool(legal.call), tuple(names)), other
+
+
+@lru_cache(maxsize=4096)
+def _model(facing: bool, names: tuple[str, ...]) -> Model:
+    freq = FACING if facing else FREE
+    return Model([freq[n] for n in names])
 
 
 def _other_rank(to: int, low: int, common: list[int]) -> int:
@@ -565,13 +572,14 @@ def _compact(log: Any) -> int:
         showable = _showable(state) if not counted else []
         if showable:
             options = [None] + showable
-            w.choose(0, _point_model(options, state.over))
+            w.choose(0, _point_model(options, state))
     if end is not None:
         _write_end(w, state, end, scale)
     return w.value()
 
 
-LIST_MODEL = Model([10, 10, 1])  # absent, what the engine works out, given
+#: ``winnings`` and ``finishing_stacks``: absent, what the engine works out, given
+WINNINGS_MODEL, STACKS_MODEL = Model([20, 4, 2]), Model([12, 12, 1])
 COMMENT_MODEL = Model([20, 2, 1])  # an action, an action with a commentary, a commentary alone
 MAX_COMMENT = 4000
 
@@ -595,49 +603,50 @@ def _get_text(r: Reader) -> str:
 def _write_end(w: Writer, state: Any, end: Any, scale: Scale) -> None:
     """``winnings`` and ``finishing_stacks``: absent, the engine's, or given (rake, a pot the
     known cards cannot settle)."""
-    state.end = None  # the engine's own settlement, not the log's
-    own = state.settle()
     given_winnings, given_stacks = end.winnings, end.finishing_stacks
+    if given_winnings is None and given_stacks is None:
+        w.choose(0, WINNINGS_MODEL)
+        w.choose(0, STACKS_MODEL)
+        return
     if given_winnings is not None and len(given_winnings) != state.n or \
             given_stacks is not None and len(given_stacks) != state.n:
         raise NotCompact("end lists of another length")
-    if (given_winnings is not None or given_stacks is not None) and \
-            state.settle(given_winnings, given_stacks).findings:
+    if state.settle(given_winnings, given_stacks).findings:
         raise NotCompact("the end's figures have findings")
-    base = own
+    state.end = None  # from here on the engine's own settlement, not the log's
+    base = state.settle()
     if given_winnings is None:
-        w.choose(0, LIST_MODEL)
-    elif own.settled and list(given_winnings) == list(own.winnings):
-        w.choose(1, LIST_MODEL)
+        w.choose(0, WINNINGS_MODEL)
+    elif base.settled and list(given_winnings) == list(base.winnings):
+        w.choose(1, WINNINGS_MODEL)
     else:
-        w.choose(2, LIST_MODEL)
+        w.choose(2, WINNINGS_MODEL)
         for v in given_winnings:
             put_uint(w, scale.units(v))
         base = state.settle(given_winnings)
     if given_stacks is None:
-        w.choose(0, LIST_MODEL)
+        w.choose(0, STACKS_MODEL)
     elif None not in base.stacks and list(given_stacks) == list(base.stacks):
-        w.choose(1, LIST_MODEL)
+        w.choose(1, STACKS_MODEL)
     else:
-        w.choose(2, LIST_MODEL)
+        w.choose(2, STACKS_MODEL)
         for v in given_stacks:
             put_uint(w, scale.units(v))
 
 
 def _read_end(r: Reader, state: Any, scale: Scale) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    own = base = None
-    kind = r.choose(LIST_MODEL)
-    if kind:
-        own = base = state.settle()
-        if kind == 1:
-            if not own.settled or None in own.winnings:
-                raise CodeError(f"{DAMAGED}: it gives the winnings of a hand the cards do not settle")
-            out["winnings"] = list(own.winnings)
-        else:
-            out["winnings"] = [scale.value(get_uint(r)) for _ in state.seats]
-            base = state.settle(out["winnings"])
-    kind = r.choose(LIST_MODEL)
+    base = None
+    kind = r.choose(WINNINGS_MODEL)
+    if kind == 1:
+        base = state.settle()
+        if not base.settled or None in base.winnings:
+            raise CodeError(f"{DAMAGED}: it gives the winnings of a hand the cards do not settle")
+        out["winnings"] = list(base.winnings)
+    elif kind == 2:
+        out["winnings"] = [scale.value(get_uint(r)) for _ in state.seats]
+        base = state.settle(out["winnings"])
+    kind = r.choose(STACKS_MODEL)
     if kind == 1:
         base = base or state.settle()
         if None in base.stacks:
@@ -656,25 +665,40 @@ def _showable(state: Any) -> list[str]:
     if not state.over and not getattr(state, "all_in_status", True):  # the engine's: shows come at all-ins
         return []
     out = []
-    folded = state.folded
+    folded, hole, shown = state.folded, state.hole, getattr(state, "shown", None)
     for i, seat in enumerate(state.seats):
-        if folded[i] or _hole(state, seat) is None:
+        if folded[i] or hole[i] is None:
             continue
-        if not state.copy().push_action(f"{seat} sm -"):
+        if shown is not None:  # the engine's rule without trying: a seat shows or mucks once
+            if not shown[i]:
+                out.append(seat)
+        elif not state.copy().push_action(f"{seat} sm -"):
             out.append(seat)
     return out
 
 
 #: where no seat must act: (the deal or the end, the first seat that may show, each other one),
-#: at the end of the hand and while an all-in hand's board is dealt
-POINT_END = (10, 10, 4)
-POINT_RUN_OUT = (30, 2, 1)
+#: at a showdown (seats show in turn), after the others folded (the winner seldom shows), and
+#: while an all-in hand's board is dealt
+POINT_SHOWDOWN = (6, 24, 2)
+POINT_FOLDED = (20, 2, 1)
+POINT_RUN_OUT = (60, 2, 1)
 
 
-def _point_model(options: list[Any], over: bool) -> Model:
+def _point_model(options: list[Any], state: Any) -> Model:
     """Where no seat must act: the deal that is due (or the end of the hand), or a seat's show."""
-    base, first, rest = POINT_END if over else POINT_RUN_OUT
-    return Model([base] + [first if i == 0 else rest for i in range(len(options) - 1)])
+    if not state.over:
+        base, first, rest = POINT_RUN_OUT
+    elif state.folded.count(False) > 1:
+        base, first, rest = POINT_SHOWDOWN
+    else:
+        base, first, rest = POINT_FOLDED
+    return _point_weights(base, first, rest, len(options) - 1)
+
+
+@lru_cache(maxsize=256)
+def _point_weights(base: int, first: int, rest: int, seats: int) -> Model:
+    return Model([base] + [first if i == 0 else rest for i in range(seats)])
 
 
 def _write_show(w: Writer, state: Any, seat: str, action: Action, cards: Cards) -> None:
@@ -719,7 +743,7 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
             target = action.actor if action.verb == "sm" else None
             if target not in options:
                 raise NotCompact("a show out of turn")
-            w.choose(options.index(target), _point_model(options, state.over))
+            w.choose(options.index(target), _point_model(options, state))
             if target is not None:
                 _write_show(w, state, target, action, cards)
                 return
@@ -823,7 +847,7 @@ def _read_action(r: Reader, state: Any, cards: Cards) -> str | None:
         showable = _showable(state)
         if showable:
             options: list[Any] = [None] + showable
-            target = options[r.choose(_point_model(options, state.over))]
+            target = options[r.choose(_point_model(options, state))]
             if target is not None:
                 return _read_show(r, state, target, cards)
         due = state.dealer_due

@@ -303,6 +303,20 @@ def test_garbage_payloads_raise_code_error_or_decode(value):
     parse(data, "code")  # what decodes is a hand
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32), st.integers(0, 400), st.integers(1, 2 ** 24))
+def test_damaged_payloads_raise_code_error_or_decode(seed, shift, change):
+    """Payloads near real ones (a bit pattern added somewhere) reach deep into the decoder."""
+    rng = random.Random(seed)
+    value = CODEC.payload(parse(play(rng, table(n=rng.choice([2, 6, 10])), unknown=0.3, stop=0.2)))
+    damaged = value ^ (change << min(shift, value.bit_length()))
+    try:
+        data = CODEC.from_payload(damaged)
+    except CodeError:
+        return
+    parse(data, "code")
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.binary(min_size=1, max_size=60))
 def test_garbage_raw_payloads_raise_code_error(blob):
