@@ -14,8 +14,9 @@ How a hand maps onto the log:
   (it stops before its end). ``_end_reason`` (a user-defined field this writer adds where the
   rule would read otherwise) says it outright: ``"cancelled"``, ``"timeout"``, ``""`` for none;
 - ``_game_id``, ``_started_at`` and ``_meta`` carry the log's envelope (user-defined fields, as
-  PHH names them, with a leading underscore); every other field is kept as it is (TOML times and
-  dates as ISO text);
+  PHH names them, with a leading underscore); without ``_started_at``, ``started_at`` comes from
+  PHH's ``year``, ``month``, ``day``, ``time`` and ``time_zone`` when all are given; every other
+  field is kept as it is (TOML times and dates as ISO text);
 - amounts are read exactly (TOML ``0.25`` is ``Decimal('0.25')``); cards in any spelling
   ``parse_cards`` takes, written canonically.
 
@@ -46,6 +47,7 @@ replay.log.LogFormatError: variant: 'PO' is not a variant of this game: the supp
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
@@ -53,6 +55,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import ValidationError
 
@@ -79,6 +82,8 @@ OWN_FIELDS = frozenset(GAME_FIELDS) | {"actions", "players", "finishing_stacks",
 _VARIANT_LINE = re.compile(r"^[ \t]*variant[ \t]*=[ \t]*['\"]", re.MULTILINE)
 _ACTIONS_LINE = re.compile(r"^[ \t]*actions[ \t]*=", re.MULTILINE)
 _HEADER = re.compile(r"[ \t]*\[(?!\[)[ \t]*([^\[\]#]+?)[ \t]*\][ \t]*(?:#.*)?")
+#: what tells a header: strings (skipped whole), multi-line string openings, comments, brackets
+_TOKEN = re.compile(r'"""' + r"|'''" + r'|"(?:[^"\\]|\\.)*"' + r"|'[^']*'" + r"""|[#\[\]"']""")
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -104,16 +109,19 @@ class _Scanner:
 
     def header(self, line: str) -> str | None:
         """The table name if ``line`` is a table header, else None; then takes the line in."""
-        if self.multiline is None and self.depth == 0:
-            found = _HEADER.fullmatch(line)
-            if found is not None:
-                return found.group(1)
+        if self.multiline is None:
+            if self.depth == 0 and line.lstrip()[:1] == "[":
+                found = _HEADER.fullmatch(line)
+                if found is not None:
+                    return found.group(1)
+            if "[" not in line and "]" not in line and '"""' not in line and "'''" not in line:
+                return None  # nothing here opens or closes what hides a header
         self._take(line)
         return None
 
     def _take(self, line: str) -> None:
-        i, n = 0, len(line)
-        while i < n:
+        i = 0
+        while True:
             closing = self.multiline
             if closing is not None:
                 end = line.find(closing, i)
@@ -124,27 +132,21 @@ class _Scanner:
                     return
                 self.multiline = None
                 i = end + 3
-                continue
-            char = line[i]
-            if char == "#":
-                return
-            if char in "\"'":
-                if line.startswith(char * 3, i):
-                    self.multiline = char * 3
-                    i += 3
-                    continue
-                end = line.find(char, i + 1)
-                while char == '"' and end > 0 and _escaped(line, end):
-                    end = line.find(char, end + 1)
-                if end < 0:
+            for token in _TOKEN.finditer(line, i):
+                kind = token.group()
+                if kind == "[":
+                    self.depth += 1
+                elif kind == "]":
+                    if self.depth:
+                        self.depth -= 1
+                elif kind in ('"""', "'''"):
+                    self.multiline = kind
+                    i = token.end()
+                    break
+                elif len(kind) == 1:  # a comment, or a string that does not close on its line
                     return
-                i = end + 1
-                continue
-            if char == "[":
-                self.depth += 1
-            elif char == "]" and self.depth:
-                self.depth -= 1
-            i += 1
+            else:
+                return
 
 
 def _escaped(line: str, at: int) -> bool:
@@ -337,6 +339,31 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def start_time(table: dict[str, Any]) -> datetime | None:
+    """When the hand started, from PHH's ``year``, ``month``, ``day``, ``time`` (a TOML local
+    time) and ``time_zone`` (an IANA name), or None unless all of them are given and valid.
+
+    >>> start_time({"year": 2026, "month": 11, "day": 14, "time": time(21, 47, 9), "time_zone": "UTC"})
+    datetime.datetime(2026, 11, 14, 21, 47, 9, tzinfo=zoneinfo.ZoneInfo(key='UTC'))
+    >>> start_time({"year": 2026, "month": 2, "day": 30, "time": time(1, 0), "time_zone": "UTC"}) is None
+    True
+    """
+    year, month, day, clock, zone = (table.get(k) for k in ("year", "month", "day", "time", "time_zone"))
+    if not (all(type(v) is int for v in (year, month, day)) and type(clock) is time
+            and type(zone) is str and zone in _zones()):
+        return None
+    try:
+        return datetime.combine(date(year, month, day), clock, tzinfo=ZoneInfo(zone))  # type: ignore[arg-type]
+    except (ValueError, OverflowError, ZoneInfoNotFoundError):  # a date that does not exist
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows (a hand's ``time_zone`` is looked up only among these)."""
+    return frozenset(available_timezones())
+
+
 def end_reason(actions: Sequence[str], seats: int, given: bool) -> str | None:
     """The rule that tells a PHH hand's ``end.reason``: ``completed`` when finishing stacks or
     winnings are ``given``, when all of ``seats`` but one have folded, or when the last action
@@ -392,6 +419,10 @@ def from_table(table: dict[str, Any], name: str | None = None) -> HoldemLog:
     if "_started_at" in table:
         started = table["_started_at"]
         data["started_at"] = started.isoformat() if isinstance(started, datetime) else started
+    else:
+        started = start_time(table)
+        if started is not None:
+            data["started_at"] = started.isoformat()
     names = table.get("players")
     if names is not None:
         if not isinstance(names, list):

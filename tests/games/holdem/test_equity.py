@@ -179,6 +179,25 @@ def test_bad_positions_are_value_errors(native, holes, board, dead, message):
         equities(holes, board, dead, native=native)
 
 
+@pytest.mark.parametrize("board", [[], P("2c7h9s"), P("2c7h9sTdJd")])
+def test_nobodys_cards_known_is_an_equal_share_each(board):
+    assert equities([[None, None]] * 3, board, P("As")) == Equity([1 / 3] * 3, True, 0)
+
+
+@pytest.mark.skipif(NATIVE is None, reason="C extension not built")
+@pytest.mark.parametrize("args, message", [
+    (([[0, 1], [2, 3]], [4, 5, 6], [1, 7, 8], 0, 0), "twice"),
+    (([[0, 1], [2, 3]], [4, 5, 6, 7, 8, 9], [10], 0, 0), "at most 5"),
+    (([[0, 1], [2, 52]], [], [10], 0, 0), "not a card"),
+    (([[0, 1], [2]], [], [10], 0, 0), "two cards"),
+    (([[0, 1], [2, 3]], [], [10, 11], 0, 0), "5 unknown cards to draw from 2"),
+    (([[0, 1], [2, 3]], [4, 5, 6, 7, 8], [], -1, 0), "samples"),
+])
+def test_the_c_loops_check_their_arguments(args, message):
+    with pytest.raises(ValueError, match=message):
+        NATIVE.showdowns(*args)
+
+
 def test_too_many_unknown_cards_for_the_deck():
     with pytest.raises(ValueError, match="not enough cards"):
         equities([[None, None]] * 24, [])
@@ -249,6 +268,14 @@ def test_a_seat_view_uses_only_what_it_shows():
     for hidden in (["Kh", "Kc"], ["7c", "2d"]):
         spectator = step_equities([step("board", {"p1": ["As", "Ad"], "p2": hidden}, ["2c", "7h", "9s", "Kd"])])
         assert spectator[0] != out[1]
+
+
+def test_a_half_known_hole_in_a_step():
+    out = step_equities([step("board", {"p1": ["As", "??"], "p2": ["Kh", "Kc"]}, ["2c", "7h", "9s", "Kd", "3h"])])
+    assert out[0] == dict(zip(["p1", "p2"], equities([[P("As")[0], None], P("KhKc")], P("2c7h9sKd3h")).shares))
+    assert out[0]["p2"] == 1.0  # trip kings: one card cannot beat them on this board
+    assert [out[0]["p1"], out[0]["p2"]] == pytest.approx(
+        brute_force([[P("As")[0], None], P("KhKc")], P("2c7h9sKd3h")), abs=1e-12)
 
 
 def test_step_equities_refuses_text_that_is_not_cards():

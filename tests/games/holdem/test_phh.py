@@ -442,3 +442,14 @@ def test_each_sample_gives_what_the_readme_promises(rel, log):
     kinds = [f"{f.kind}@{f.event}" if f.event is not None else f.kind for f in replay.findings]
     assert (", ".join(kinds) or "none") == findings
     assert {f.kind for f in replay.findings} <= set(FINDING_KINDS)
+
+
+def test_the_start_time_comes_from_phhs_date_time_and_zone():
+    log = phh.read((SAMPLES / "cash-6max-dollars.phh").read_text(encoding="utf-8"))
+    assert log.to_json_dict()["started_at"] == "2026-11-14T21:47:09-05:00"
+    assert phh.read(phh.write(log)) == log
+    for zone in ("Mars/Olympus", "../../etc/passwd", "a" * 300, "[1]", "UTC\\u0000"):
+        text = HAND + f'year = 2026\nmonth = 1\nday = 2\ntime = 10:00:00\ntime_zone = "{zone}"\n'
+        assert phh.read(text).started_at is None
+    assert phh.read(HAND + "year = 2026\nmonth = 1\nday = 2\ntime = 10:00:00\ntime_zone = [1]\n").started_at is None
+    assert phh.read(HAND + 'year = 2026\nmonth = 2\nday = 30\ntime = 10:00:00\ntime_zone = "UTC"\n').started_at is None
