@@ -433,13 +433,18 @@ def sizes(state: Any, legal: Any, bb: int, scale: Scale) -> list[tuple[str, int]
     ``SIZE_NAMES`` order, with their names; ``bb`` is the table's big blind in units."""
     if legal.min_to is None:
         return []
-    units = scale.units
-    low, high = units(legal.min_to), units(legal.max_to)
+    if scale.places:
+        units = scale.units
+        low, high = units(legal.min_to), units(legal.max_to)
+        bets = [units(b) for b in state.bets]
+        pot = units(state.pot_total())
+    else:  # chips: the engine's amounts are whole numbers already
+        low, high, bets, pot = legal.min_to, legal.max_to, state.bets, state.pot_total()
+        if type(low) is not int or type(high) is not int:
+            raise NotCompact("amounts that are not whole chips")
     if low == high:
         return [("min", low)]
-    bets = [units(b) for b in state.bets]
     top = max(bets)
-    pot = units(state.pot_total())
     call = top - bets[state.seats.index(state.to_act)]
     grown = pot + call
     candidates = {"min": low, "half": top + grown // 2, "two_thirds": top + grown * 2 // 3,
