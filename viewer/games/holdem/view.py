@@ -156,8 +156,12 @@ def equities(steps: list[dict[str, Any]]) -> list[dict[str, float] | None]:
         from replay.games.holdem.equity import step_equities
     except ImportError:  # the evaluator is not part of this install
         return [None] * len(steps)
+    try:
+        found = step_equities(steps)
+    except ValueError:  # cards the engine refused (a card dealt twice): a finding says so, no chart
+        return [None] * len(steps)
     out = []
-    for e in step_equities(steps):
+    for e in found:
         if e is None:
             out.append(None)
         else:
@@ -226,7 +230,7 @@ def seat_places(seats: tuple[str, ...], perspective: str) -> dict[str, dict[str,
         angle = math.pi / 2 + 2 * math.pi * ((k - turn) % n) / n
         c, s = math.cos(angle), math.sin(angle)
         places[seat] = {"x": round(50 + 39 * c, 2), "y": round(50 + 40 * s, 2),
-                        "bx": round(50 + 25 * c, 2), "by": round(50 + 21 * s, 2)}
+                        "bx": round(50 + 21 * c, 2), "by": round(50 + 23 * s, 2)}
     return places
 
 
