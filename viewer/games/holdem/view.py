@@ -285,6 +285,27 @@ def outcome_text(step: dict[str, Any], names: dict[str, Any], replay: Any, cents
     return ""
 
 
+#: findings whose wording may name a dealt card: another seat's view words them without cards
+PRIVATE_FINDINGS = ("duplicate_card", "wrong_deal")
+_CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
+
+
+def view_findings(replay: Any, perspective: str) -> list[dict[str, Any]]:
+    """The findings as the view may read them: one that could name another seat's hole cards
+    names no card in a seat's view.
+
+    >>> from types import SimpleNamespace as N
+    >>> f = N(to_json=lambda: {"kind": "duplicate_card", "seat": "p2", "message": "p2: Ac is dealt twice", "step": 2})
+    >>> view_findings(N(findings=[f]), "p1")[0]["message"], view_findings(N(findings=[f]), "all")[0]["message"]
+    ('p2: a card is dealt twice', 'p2: Ac is dealt twice')
+    """
+    findings = [f.to_json() for f in replay.findings]
+    if perspective == "all":
+        return findings
+    return [{**f, "message": _CARD.sub("a card", f["message"])} if f["kind"] in PRIVATE_FINDINGS
+            and f.get("seat") != perspective else f for f in findings]
+
+
 def board_view(game: Any, index: int, perspective: str, options: dict[str, Any]) -> dict[str, Any]:
     """Everything the hold'em template and script need at step ``index`` from ``perspective``.
 
@@ -300,7 +321,7 @@ def board_view(game: Any, index: int, perspective: str, options: dict[str, Any])
     current = steps[index]
     cents = uses_cents(steps)
     marks = blind_marks(steps[0], seats) if steps else {}
-    findings = [f.to_json() for f in replay.findings]
+    findings = view_findings(replay, perspective)
     at: dict[int, list[dict[str, Any]]] = {}
     for f in findings:
         at.setdefault(f["step"], []).append(f)
