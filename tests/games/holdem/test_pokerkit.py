@@ -139,12 +139,16 @@ def test_sample_phh_files_agree_with_pokerkit(path):
     assert len(histories) == len(logs)
     from replay.games.holdem.engine import judge
     for history, log in zip(histories, logs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             states = list(history)
         final = states[-1]
         state, findings, settlement = judge(log)
-        assert not [f for f in findings if f.fatal], findings
+        if [f for f in findings if f.fatal]:
+            # a hand we stop on must be one pokerkit complains about too (it only warns, e.g.
+            # about a card dealt twice)
+            assert caught, (path, findings)
+            continue
         unknown = any(c is None for h in state.hole if h for c in h)
         if settlement.settled and not unknown:
             assert settlement.stacks == list(final.stacks), path
