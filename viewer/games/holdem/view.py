@@ -126,18 +126,13 @@ def view_steps(replay: Any, perspective: str) -> list[dict[str, Any]]:
 
 def street_starts(steps: list[dict[str, Any]]) -> list[int]:
     """Where each street starts: the last hole card deal (betting starts), each board deal, and
-    the first showdown step."""
+    the first show or muck (the showdown)."""
     starts: list[int] = []
     holes = [s["i"] for s in steps if s.get("kind") == "hole"]
     if holes:
         starts.append(holes[-1])
-    seen_showdown = False
-    for s in steps:
-        if s.get("kind") == "board":
-            starts.append(s["i"])
-        elif s.get("street") == "showdown" and not seen_showdown:
-            seen_showdown = True
-            starts.append(s["i"])
+    starts += [s["i"] for s in steps if s.get("kind") == "board"]
+    starts += [s["i"] for s in steps if s.get("kind") in ("show", "muck")][:1]
     return sorted(set(starts))
 
 
@@ -176,14 +171,19 @@ VERBS = {"fold": "folds", "check": "checks", "call": "calls", "bet": "bets", "ra
 
 
 def step_street(step: dict[str, Any]) -> str:
-    """The street a step belongs to (a board deal opens the street its cards make).
+    """The street a step belongs to in the record: the board's size when it was taken (a board
+    deal opens the street its cards make), the showdown for a show or a muck.
 
     >>> step_street({"kind": "board", "board": ["7c", "8d", "2s", "Ah"], "street": "flop"})
     'turn'
+    >>> step_street({"kind": "check", "board": ["7c", "8d", "2s", "Ah", "2d"], "street": "showdown"})
+    'river'
     """
-    if step.get("kind") == "board":
-        return {3: "flop", 4: "turn", 5: "river"}.get(len(step.get("board") or []), step.get("street") or "flop")
-    return step.get("street") or "preflop"
+    if step.get("kind") in ("show", "muck"):
+        return "showdown"
+    if step.get("kind") == "setup":
+        return "preflop"
+    return {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(len(step.get("board") or []), step.get("street") or "preflop")
 
 
 def record_words(step: dict[str, Any], names: dict[str, Any], cents: bool) -> str:
@@ -254,9 +254,18 @@ def seat_boxes(step: dict[str, Any], seats: tuple[str, ...], names: dict[str, An
 
 
 def pot_lines(step: dict[str, Any], names: dict[str, Any], cents: bool) -> list[str]:
-    """The pots in words when there is more than one (the main pot and the side pots), with
-    their winners once settled."""
-    pots = step.get("pots") or []
+    """The pots in words (the main pot, then the side pots, with their winners once settled)
+    when there is more than one that two seats or more contest, or once they are settled; a
+    bet nobody has matched yet is not a pot.
+
+    >>> pots = [{"amount": 100, "seats": ["p1", "p2"], "winners": []}, {"amount": 50, "seats": ["p2"], "winners": []}]
+    >>> pot_lines({"pots": pots}, {}, False)
+    []
+    >>> pots.append({"amount": 400, "seats": ["p1", "p2"], "winners": []})
+    >>> pot_lines({"pots": pots}, {}, False)
+    ['main pot 100', 'side pot 400']
+    """
+    pots = [p for p in step.get("pots") or [] if len(p.get("seats") or []) >= 2 or p.get("winners")]
     if len(pots) < 2 and not any(p.get("winners") for p in pots):
         return []
     lines = []

@@ -96,7 +96,9 @@
     $("hd-board").replaceChildren(frag);
     $("hd-street").textContent = STREETS[s.street] || s.street || "";
     $("hd-pot").textContent = money(s.pot);
-    var pots = s.pots || [], lines = document.createDocumentFragment();
+    // the pots two seats or more contest (a bet nobody has matched yet is not a pot)
+    var pots = (s.pots || []).filter(function (p) { return (p.seats || []).length >= 2 || (p.winners && p.winners.length); });
+    var lines = document.createDocumentFragment();
     var settled = pots.some(function (p) { return p.winners && p.winners.length; });
     if (pots.length > 1 || settled) {
       pots.forEach(function (p, n) {
