@@ -345,10 +345,9 @@ def test_the_steps_of_a_seat_view_hold_no_hidden_card(client, holdem_archive):
 
 
 @needs_game
-def test_a_phh_upload_and_a_replay_code(client):
+def test_a_phh_upload_renders_and_its_seat_view_hides_cards(client):
     import io
 
-    from replay.codec import encode
     from replay.games import get
 
     game = get("holdem")
@@ -362,6 +361,22 @@ def test_a_phh_upload_and_a_replay_code(client):
     url = response.get_json()["files"][0]["games"][0]["url"]
     page = client.get(url)
     assert page.status_code == 200 and "hd-table" in page.get_data(as_text=True)
+    mine = client.get(url + "?view=p4").get_data(as_text=True)
+    assert all(f'"{card}"' not in mine for card in ("Ac", "Kh", "7h"))  # shown, as data only from the showdown on
+    data = data_block(mine)
+    first_show = next(s["i"] for s in data["steps"] if s["kind"] == "show")
+    assert all(set(s["hole"][o]) <= {"??"} for s in data["steps"][:first_show] for o in ("p1", "p2", "p3"))
+
+
+@needs_game
+def test_a_replay_code_page_of_a_seat_view(client):
+    from replay.codec import encode
+    from replay.games import get
+
+    game = get("holdem")
+    if not game.code_marker:
+        pytest.skip("holdem has no replay codes yet (h-codec)")
+    log = game.parse(hand_log())
     code = encode(log)
     page = client.get(f"/r/{code}?view=p2")
     assert page.status_code == 200
