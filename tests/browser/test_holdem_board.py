@@ -12,6 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import SAMPLE_LOGS
 from tests.viewer.test_holdem_pages import EVIL, NEVER_SHOWN, hand_log
 
 pytestmark = pytest.mark.browser
@@ -228,3 +229,37 @@ def test_hostile_names_are_text_and_the_chart_follows_the_view(chromium, viewer_
         assert page.errors == [] and page.dialogs == []
     finally:
         context.close()
+
+
+NINE_HANDED = SAMPLE_LOGS / "holdem" / "nine-handed-side-pots.phh"
+INSIDE = """() => {
+  const table = document.querySelector('#hd-table').getBoundingClientRect();
+  return [...document.querySelectorAll('.hd-seat, .hd-bet:not([hidden])')].map(e => {
+    const r = e.getBoundingClientRect();
+    return [e.dataset.seat || e.dataset.betFor, r.left >= table.left - 0.5 && r.right <= table.right + 0.5
+            && r.top >= table.top - 0.5 && r.bottom <= table.bottom + 0.5];
+  }).filter(([, inside]) => !inside).map(([seat]) => seat);
+}"""
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_every_seat_fits_on_the_table_and_the_board_above_the_dock(chromium, viewer_server, holdem_hand, width, height):
+    from viewer.app import get_archive
+
+    public_id, replay = holdem_hand
+    ids = [public_id]
+    if NINE_HANDED.is_file():
+        with viewer_server.server.app.app_context():
+            ids.append(get_archive().ingest_paths([str(NINE_HANDED)])[0].public_id)
+    for game_id in ids:
+        for step in ("0", "12"):
+            context, page = open_page(chromium, f"{viewer_server.url}/g/{game_id}#{step}", width, height)
+            try:
+                assert page.evaluate(INSIDE) == [], (game_id, step)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                if width < 700:
+                    table, dock = page.locator("#hd-table").bounding_box(), page.locator("#dock").bounding_box()
+                    assert table["y"] + table["height"] <= dock["y"] + 1, game_id
+                assert page.errors == []
+            finally:
+                context.close()

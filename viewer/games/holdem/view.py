@@ -229,7 +229,7 @@ def seat_places(seats: tuple[str, ...], perspective: str) -> dict[str, dict[str,
     for k, seat in enumerate(seats):
         angle = math.pi / 2 + 2 * math.pi * ((k - turn) % n) / n
         c, s = math.cos(angle), math.sin(angle)
-        places[seat] = {"x": round(50 + 39 * c, 2), "y": round(50 + 40 * s, 2),
+        places[seat] = {"x": round(50 + 38 * c, 2), "y": round(50 + 38 * s, 2),
                         "bx": round(50 + 21 * c, 2), "by": round(50 + 23 * s, 2)}
     return places
 
