@@ -321,27 +321,38 @@ def test_every_step_renders_on_the_server(client, holdem_archive):
         assert re.findall(r'data-card="(\w\w)"', board) == s["board"], s["i"]
 
 
+def assert_hides(html: str, seat: str, holes: dict[str, list[str]]) -> None:
+    """The page of ``seat``'s view: no card of a seat that never shows, and in its embedded steps
+    every other seat's hole cards are ``??`` until that seat shows them."""
+    data = data_block(html)
+    for other, cards in holes.items():
+        if other != seat and other == "p4":  # p4 never shows
+            for card in cards:
+                assert f'"{card}"' not in html, (seat, card)
+    shown: set[str] = set()
+    for step in data["steps"]:
+        if step["kind"] == "show":
+            shown.add(step["seat"])
+        for other, cards in step["hole"].items():
+            if other == seat or other in shown:
+                assert cards in ([], holes[other]), (seat, step["i"], other)
+            else:
+                assert set(cards) <= {"??"}, (seat, step["i"], other, cards)
+
+
 @needs_game
 def test_the_steps_of_a_seat_view_hold_no_hidden_card(client, holdem_archive):
     public_id, replay = holdem_archive
-    every = replay.steps_json()
-    holes = every[-1]["hole"]
+    holes = replay.steps_json()[-1]["hole"]
     for seat in ("p1", "p2", "p3", "p4"):
         html = client.get(f"/g/{public_id}?view={seat}").get_data(as_text=True)
-        data = data_block(html)
-        assert data["game"]["perspective"] == seat
-        if seat != "p4":
-            for card in NEVER_SHOWN:
-                assert f'"{card}"' not in html, (seat, card)
-        shown: set[str] = set()
-        for step in data["steps"]:
-            if step["kind"] == "show":
-                shown.add(step["seat"])
-            for other, cards in step["hole"].items():
-                if other == seat or other in shown:
-                    assert cards == holes[other][:len(cards)] or cards == [], (seat, step["i"], other)
-                else:
-                    assert set(cards) <= {"??"}, (seat, step["i"], other, cards)
+        assert data_block(html)["game"]["perspective"] == seat
+        assert f'<option value="{seat}" selected>' in html
+        assert_hides(html, seat, holes)
+        assert_hides(client.get(f"/embed/g/{public_id}?view={seat}").get_data(as_text=True), seat, holes)
+    # the checks catch a leak: the open view's page fails them
+    with pytest.raises(AssertionError):
+        assert_hides(client.get(f"/g/{public_id}").get_data(as_text=True), "p1", holes)
 
 
 @needs_game
