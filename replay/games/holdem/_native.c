@@ -13,8 +13,9 @@
  *       every deal of the unknown cards (each seat's unknown hole cards an unordered group, in
  *       seat order, then the missing board cards, each group a combination of the unused rest
  *       cards in their order); samples > 0 draws that many deals by a partial Fisher-Yates
- *       shuffle of rest (slots in the same order) driven by splitmix64 seeded with seed
- *       (index i + z % (len - i)). Each deal gives 1/k to each of its k best hands. Returns the
+ *       shuffle of rest (slots in the same order) driven by Knuth's 64-bit linear congruential
+ *       generator from seed (state = state * 6364136223846793005 + 1442695040888963407; the
+ *       slot i takes index i + (state >> 33) % (len - i)). Each deal gives 1/k to each of its k best hands. Returns the
  *       sums of the shares per seat and the number of deals.
  *
  * Plain CPython C API, no other dependency.
@@ -193,12 +194,10 @@ static void enumerate_from(Table *t, int i, int start, uint64_t used)
     }
 }
 
-static inline uint64_t splitmix64(uint64_t *state)
+static inline uint64_t lcg_next(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 33;
 }
 
 static int read_card(PyObject *o, int *out, int allow_unknown)
@@ -293,7 +292,7 @@ static PyObject *py_showdowns(PyObject *self, PyObject *args)
         for (long long s = 0; s < samples; s++) {
             for (int i = 0; i < t.nslots; i++) {
                 int span = t.nrest - i;
-                int j = i + (int)(splitmix64(&state) % (uint64_t)span);
+                int j = i + (int)(lcg_next(&state) % (uint64_t)span);
                 int c = t.rest[j];
                 t.rest[j] = t.rest[i];
                 t.rest[i] = c;

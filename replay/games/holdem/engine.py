@@ -243,7 +243,7 @@ class HoldemState:
         "seats", "n", "index", "variant", "antes", "blinds", "starting", "min_bet", "small_bet", "big_bet",
         "ante_trimming", "exponent", "end", "stacks", "bets", "contrib", "dead", "hole", "shown", "folded",
         "board", "street_index", "phase", "next_hole", "actors", "acted", "raise_amount", "raise_count",
-        "short_sum", "opener", "all_in_status", "over", "stopped", "steps", "known", "returned",
+        "short_sum", "opener", "all_in_status", "over", "stopped", "steps", "known", "returned", "top",
     )
 
     # -- construction ----------------------------------------------------------------------
@@ -275,8 +275,11 @@ class HoldemState:
         state.starting = list(stacks)
         state.min_bet, state.small_bet, state.big_bet = min_bet, small_bet, big_bet
         state.ante_trimming = bool(ante_trimming)
-        state.exponent = min(_exponent(v) for v in [*antes, *blinds, *stacks, min_bet, small_bet, big_bet]
-                             if v is not None)
+        state.exponent = 0
+        for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
+            for v in values:
+                if type(v) is not int and v is not None:
+                    state.exponent = min(state.exponent, _exponent(v))
         state._start()
         return state, []
 
@@ -318,6 +321,7 @@ class HoldemState:
         self.all_in_status = False
         self.known = 0
         self.returned = [0] * n
+        self.top = 0
 
     def _start(self) -> None:
         """Antes (then collected), blinds and straddles posted; hole cards due (pokerkit's order)."""
@@ -348,6 +352,7 @@ class HoldemState:
             stacks[i] -= bets[i]
         self.stacks = stacks
         self.bets = bets
+        self.top = max(bets)
         self.contrib = list(contrib)
         self.dead = dead
         self.hole = [None] * n
@@ -416,13 +421,15 @@ class HoldemState:
         return self.dead + sum(self.contrib) + sum(self.bets)
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots, as if this street's bets were collected now (pokerkit's
-        rule: a pot for each all-in level; antes are dead money in the main pot)."""
+        """The main pot and side pots collected so far, each with the seats in the hand that have
+        put in enough to win it (pokerkit's rule: a pot for each all-in level, antes dead money in
+        the main pot); this street's bets are in ``bets`` until the street ends."""
         return [Pot(amount, tuple(self.seats[i] for i in seats)) for amount, seats in self._pots()]
 
     def _pots(self, out: Sequence[bool] | None = None) -> list[tuple[Any, tuple[int, ...]]]:
         n = self.n
-        paid = [self.contrib[i] + self.bets[i] for i in range(n)]
+        paid = self.contrib
+        bets = self.bets
         folded = self.folded if out is None else out
         pots: list[tuple[Any, tuple[int, ...]]] = []
         amount = self.dead
@@ -433,8 +440,8 @@ class HoldemState:
             for i in range(n):
                 if paid[i] >= level:
                     count += 1
-                    if not folded[i]:
-                        eligible.append(i)
+                if not folded[i] and paid[i] + bets[i] >= level:
+                    eligible.append(i)
             amount += (level - previous) * count
             key = tuple(eligible)
             while pots and pots[-1][1] == key:
@@ -456,7 +463,7 @@ class HoldemState:
             return None
         p = self.actors[0]
         bets = self.bets
-        top = max(bets)
+        top = self.top
         call = min(self.stacks[p], top - bets[p])
         if self._raise_refusal(p, top, call) is not None:
             return Legal(bets[p] < top, call, None, None)
@@ -535,8 +542,7 @@ class HoldemState:
             return self._fatal("out_of_turn", first, index, f"{first} acts out of turn ({self.seats[actor]} is to act)")
         bets = self.bets
         if verb == "cc":
-            top = max(bets)
-            amount = top - bets[p]
+            amount = self.top - bets[p]
             stack = self.stacks[p]
             if amount > stack:
                 amount = stack
@@ -550,7 +556,7 @@ class HoldemState:
             return []
         if verb == "f":
             findings = []
-            if bets[p] >= max(bets):
+            if bets[p] >= self.top:
                 findings.append(Finding(self.steps + 1, "needless_fold", first,
                                         f"{first} folds when checking was free (the fold counts)", index))
             self.actors.pop(0)
@@ -565,7 +571,7 @@ class HoldemState:
     def _raise(self, p: int, to: Any, index: int | None) -> list[Finding]:
         seat = self.seats[p]
         bets, stacks = self.bets, self.stacks
-        top = max(bets)
+        top = self.top
         total = stacks[p] + bets[p]
         low, high = self._raise_range(p, top)
         if to > high:
@@ -587,6 +593,7 @@ class HoldemState:
         increment = to - top
         stacks[p] -= to - bets[p]
         bets[p] = to
+        self.top = to
         n = self.n
         folded = self.folded
         actors = []
@@ -765,7 +772,7 @@ class HoldemState:
         self.acted = 0
         self.short_sum = 0
         self.phase = BET
-        if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)) or folded.count(False) <= 1:
+        if not actors or (len(actors) == 1 and bets[actors[0]] >= self.top) or folded.count(False) <= 1:
             self._end_betting()
 
     def _end_betting(self) -> None:
@@ -792,6 +799,7 @@ class HoldemState:
                     b = cutoff
                 contrib[i] += b
                 bets[i] = 0
+            self.top = 0
         if active <= 1:
             self._finish()
         elif self.street_index == 3:
@@ -819,6 +827,16 @@ class HoldemState:
             finishing_stacks = getattr(end, "finishing_stacks", None)
         n, seats = self.n, self.seats
         base = [self.stacks[i] + self.bets[i] for i in range(n)]  # behind, before the pots are pushed
+        if self.over and self.folded.count(False) == 1 and winnings is None and finishing_stacks is None:
+            # the common end, everybody else folded: one pot, to the last seat
+            w = self.folded.index(False)
+            total = self.pot_total()
+            won = [0] * n
+            won[w] = total
+            stacks = [base[i] + won[i] for i in range(n)]
+            starting = self.starting
+            return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
+                              [Pot(total, (seats[w],), (seats[w],), (total,))], True, 0, [seats[w]], won, [])
         raw = self._pots()
         board = self.board
         complete = len(board) == 5 and None not in board
@@ -945,6 +963,12 @@ class HoldemState:
 
 
 def _setup_problems(variant, antes, blinds, stacks, min_bet, small_bet, big_bet) -> list[str]:
+    # the common case first, cheaply: every check below passes
+    if (variant == "NT" and min_bet is not None and min_bet > 0 and antes is not None and blinds is not None
+            and stacks is not None and MIN_SEATS <= len(stacks) <= MAX_SEATS
+            and len(antes) == len(stacks) == len(blinds) and None not in stacks and min(stacks) > 0
+            and min(antes) >= 0 and (any(blinds) or any(antes))):
+        return []
     problems = []
     if variant not in VARIANTS:
         problems.append(f"the variant must be NT or FT, not {variant!r}")

@@ -7,13 +7,15 @@ and returns an ``Equity``: one share per seat (ties split the pot, so the shares
 it is ``exact`` and how many deals it looked at (``samples``).
 
 - **Exact** when every deal of the unknown cards can be looked at: at most ``EXACT_LIMIT`` deals
-  (from the flop on with every hole known: 990 deals heads-up or fewer, 741 six-handed on the flop).
+  (from the flop on with every hole known: 990 deals heads-up or fewer, 666 six-handed on the flop).
+- **By symmetry** when no hole card is known at all: an equal share each (``samples`` 0).
 - **Monte Carlo** otherwise: ``MONTE_CARLO_SAMPLES`` deals (9,604), so that every share is within
   ±1 percentage point at 95% confidence: a share is the mean of values in [0, 1], whose variance
   is at most 1/4, and 1.96 * sqrt(0.25 / 9604) <= 0.01. The draws come from a generator seeded
   from the cards themselves (or from ``rng`` when given), so the same position always gives the
-  same numbers, with or without the C extension (both paths run the same generator, splitmix64,
-  and add the shares in the same order: bit-identical results).
+  same numbers, with or without the C extension (both paths run the same generator, Knuth's
+  64-bit linear congruential one, of which they take the top 31 bits, and add the shares in the
+  same order: bit-identical results).
 
 ``step_equities(steps)`` computes the equity chart of a replay from its steps (``steps_json``
 dicts): a ``{seat: share}`` per step for the seats still in the hand, from only what the step
@@ -40,7 +42,7 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Iterable, Sequence
 
@@ -128,6 +130,8 @@ def equities(
     count = deal_count(holes, board, dead)
     if count == 0:
         raise ValueError("not enough cards left to deal")
+    if all(c is None for h in holes for c in h):  # nobody's cards known: the seats are alike
+        return Equity([1 / len(holes)] * len(holes), True, 0)
     samples = 0 if count <= EXACT_LIMIT else MONTE_CARLO_SAMPLES
     seed = (rng.getrandbits(64) if rng is not None else _seed(holes, board, dead))
     if native is None:
@@ -142,97 +146,143 @@ def equities(
     return Equity([t / deals for t in totals], samples == 0, deals)
 
 
-def _slots(holes, board):
-    """The unknown cards' places: (seat, index) for hole cards, (-1, index) for the board."""
-    slots, sizes = [], []
+#: a card's bit in a 52-bit hand mask: 13 bits a suit (clubs lowest), a bit a rank
+_BIT = tuple(1 << ((c & 3) * 13 + (c >> 2)) for c in range(52))
+
+
+def _slots(holes, board) -> tuple[list[int], list[int]]:
+    """The unknown cards' owners in slot order (a seat's index, or -1 for the board: each seat's
+    unknown hole cards in seat order, then the missing board cards) and the groups' sizes."""
+    owners, sizes = [], []
     for p, hole in enumerate(holes):
-        unknown = [(p, j) for j, c in enumerate(hole) if c is None]
+        unknown = sum(c is None for c in hole)
         if unknown:
-            slots += unknown
-            sizes.append(len(unknown))
+            owners += [p] * unknown
+            sizes.append(unknown)
     if len(board) < 5:
-        slots += [(-1, j) for j in range(len(board), 5)]
+        owners += [-1] * (5 - len(board))
         sizes.append(5 - len(board))
-    return slots, sizes
+    return owners, sizes
+
+
+#: a card's share of a rank key (base 5: how many of each rank) and of a suit key (3 bits a suit)
+_RANK_KEY = tuple(5 ** (c >> 2) for c in range(52))
+_SUIT_KEY = tuple(1 << 3 * (c & 3) for c in range(52))
+_tables: list = []
+
+
+def _seven_card_tables() -> tuple[list[int], list[int], dict[int, int]]:
+    """For the pure-Python loops, built on first use (a quarter of a second): a suit key's
+    flush suit as a shift into the 52-bit mask (-1: no flush); a flush suit mask's value; and
+    every 7-card rank key's value without a flush (49,205 of them)."""
+    if not _tables:
+        flush_shift = [-1] * 4096
+        for key in range(4096):
+            for suit in range(4):
+                if key >> 3 * suit & 7 >= 5:
+                    flush_shift[key] = 13 * suit
+        flush_value = [_value(mask, 0, 0, 0) if bin(mask).count("1") >= 5 else 0 for mask in range(8192)]
+        ranks: dict[int, int] = {}
+        for combo in combinations_with_replacement(range(13), 7):
+            masks = [0, 0, 0, 0]
+            key = 0
+            for i, r in enumerate(combo):  # round robin over the suits: no suit gets five
+                if masks[i & 3] >> r & 1:
+                    break  # five or more of a rank
+                masks[i & 3] |= 1 << r
+                key += 5 ** r
+            else:
+                ranks[key] = _value(*masks)
+        _tables.extend((flush_shift, flush_value, ranks))
+    return _tables[0], _tables[1], _tables[2]
 
 
 def showdowns_python(holes, board, rest, samples: int, seed: int) -> tuple[list[float], int]:
-    """The pure-Python twin of ``_native.showdowns`` (same deals, same order, same sums)."""
+    """The pure-Python twin of ``_native.showdowns`` (same deals, same order, same sums).
+
+    A hand is three numbers that add up card by card: a rank key (``_RANK_KEY``), a suit key
+    (``_SUIT_KEY``) and a 52-bit mask (``_BIT``); a seat's is its hole's plus the board's. Its
+    value is a table look-up: the flush suit's mask's value if the suit key has a flush, else
+    the rank key's value (``_seven_card_tables``)."""
+    flush_shift, flush_value, rank_value = _seven_card_tables()
     n = len(holes)
-    holes = [list(h) for h in holes]
-    slots, sizes = _slots(holes, board)
-    board = list(board) + [None] * (5 - len(board))
+    bit, rank_key, suit_key = _BIT, _RANK_KEY, _SUIT_KEY
+    owners, sizes = _slots(holes, board)
+    hole_k = [sum(rank_key[c] for c in hole if c is not None) for hole in holes]
+    hole_s = [sum(suit_key[c] for c in hole if c is not None) for hole in holes]
+    hole_m = [sum(bit[c] for c in hole if c is not None) for hole in holes]
+    board_k = sum(rank_key[c] for c in board)
+    board_s = sum(suit_key[c] for c in board)
+    board_m = sum(bit[c] for c in board)
     totals = [0.0] * n
     deals = 0
+    seats = range(n)
 
-    def showdown() -> None:
-        b = [0, 0, 0, 0]
-        for c in board:
-            b[c & 3] |= 1 << (c >> 2)
+    def showdown(hk, hs, hm, bk, bs, bm) -> None:
         values = []
-        for c0, c1 in holes:
-            s = b[:]
-            s[c0 & 3] |= 1 << (c0 >> 2)
-            s[c1 & 3] |= 1 << (c1 >> 2)
-            values.append(_value(s[0], s[1], s[2], s[3]))
+        for p in seats:
+            shift = flush_shift[bs + hs[p]]
+            values.append(rank_value[bk + hk[p]] if shift < 0 else flush_value[(bm | hm[p]) >> shift & 8191])
         best = max(values)
-        share = 1.0 / values.count(best)
-        for p in range(n):
-            if values[p] == best:
-                totals[p] += share
-
-    def place(slot, card) -> None:
-        p, j = slot
-        if p < 0:
-            board[j] = card
+        winners = values.count(best)
+        if winners == 1:
+            totals[values.index(best)] += 1.0
         else:
-            holes[p][j] = card
+            share = 1.0 / winners
+            for p in seats:
+                if values[p] == best:
+                    totals[p] += share
+
+    def deal(cards) -> None:
+        hk, hs, hm = hole_k[:], hole_s[:], hole_m[:]
+        bk, bs, bm = board_k, board_s, board_m
+        for owner, c in zip(owners, cards):
+            if owner < 0:
+                bk += rank_key[c]
+                bs += suit_key[c]
+                bm |= bit[c]
+            else:
+                hk[owner] += rank_key[c]
+                hs[owner] += suit_key[c]
+                hm[owner] |= bit[c]
+        showdown(hk, hs, hm, bk, bs, bm)
 
     if samples == 0:
-        groups = []
-        i = 0
-        for size in sizes:
-            groups.append(slots[i:i + size])
-            i += size
+        if len(sizes) == 1 and owners[0] < 0:  # only the board: the common case, flat
+            for cards in combinations(rest, sizes[0]):
+                bk, bs, bm = board_k, board_s, board_m
+                for c in cards:
+                    bk += rank_key[c]
+                    bs += suit_key[c]
+                    bm |= bit[c]
+                showdown(hole_k, hole_s, hole_m, bk, bs, bm)
+                deals += 1
+            return totals, deals
+        chosen: list[int] = []
 
-        def deal(g: int, used: frozenset) -> None:
+        def groups(g: int, used: set) -> None:
             nonlocal deals
-            if g == len(groups):
-                showdown()
+            if g == len(sizes):
+                deal(chosen)
                 deals += 1
                 return
-            group = groups[g]
-            for cards in combinations([c for c in rest if c not in used], len(group)):
-                for slot, card in zip(group, cards):
-                    place(slot, card)
-                deal(g + 1, used | set(cards))
+            for cards in combinations([c for c in rest if c not in used], sizes[g]):
+                chosen.extend(cards)
+                groups(g + 1, used | set(cards))
+                del chosen[-sizes[g]:]
 
-        if len(groups) == 1 and groups[0][0][0] < 0:  # only the board: the common case, flat
-            group = groups[0]
-            for cards in combinations(rest, len(group)):
-                for slot, card in zip(group, cards):
-                    place(slot, card)
-                showdown()
-                deals += 1
-        else:
-            deal(0, frozenset())
+        groups(0, set())
         return totals, deals
     deck = list(rest)
     span = len(deck)
+    slots = range(len(owners))
     state = seed & _MASK64
     for _ in range(samples):
-        for i, slot in enumerate(slots):
-            state = (state + 0x9E3779B97F4A7C15) & _MASK64
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            z ^= z >> 31
-            j = i + z % (span - i)
-            c = deck[j]
-            deck[j] = deck[i]
-            deck[i] = c
-            place(slot, c)
-        showdown()
+        for i in slots:
+            state = (state * 6364136223846793005 + 1442695040888963407) & _MASK64
+            j = i + (state >> 33) % (span - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        deal(deck)
         deals += 1
     return totals, deals
 

@@ -185,7 +185,17 @@ def _run(log: Any, record_steps: bool):
         steps.append(_snapshot(state, {"kind": "setup", "seat": None, "event": None, "amount": None,
                                        "text": _setup_text(state)}, None, blinds))
     push = state.push_action
-    for number, event in enumerate(getattr(log, "events", ())):
+    events = getattr(log, "events", ())
+    if not record_steps:  # the judging loop, lean
+        append = event_steps.append
+        for number, event in enumerate(events):
+            if event.type == "action":
+                new = push(event.action, number)
+                if new:
+                    findings.extend(new)
+            append(state.steps)
+        events = ()
+    for number, event in enumerate(events):
         if state.stopped or event.type != "action":
             event_steps.append(state.steps)
             continue
