@@ -43,14 +43,6 @@ def seat_labels(replay: Any) -> list[str]:
     return [escape(n if shown.count(n) == 1 else f"{n} ({s})", quote=True) for n, s in zip(shown, seats)]
 
 
-def equity_available() -> bool:
-    try:
-        from replay.games.holdem.equity import step_equities  # noqa: F401
-    except ImportError:  # the evaluator is not part of this install
-        return False
-    return True
-
-
 def equity_chart(replay: Any) -> dict[str, Any]:
     """The chance-to-win chart, its lines left for the board's script to fill (see above)."""
     steps = replay.steps_json()  # only where the streets start is read: the same in every view
@@ -79,6 +71,4 @@ def equity_chart(replay: Any) -> dict[str, Any]:
 
 
 def build_charts(replay: Any) -> list[dict[str, Any]]:
-    if not equity_available():
-        return []
     return [equity_chart(replay)]

@@ -34,6 +34,8 @@ import math
 import re
 from typing import Any
 
+from replay.games.holdem.equity import step_equities
+
 from .. import log_names, seat_label as label
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
@@ -146,11 +148,7 @@ def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
 
 def equities(steps: list[dict[str, Any]]) -> list[dict[str, float] | None]:
     """Each step's chance to win per live seat, from the view's own steps (``None`` where there
-    is nothing to say); all ``None`` when the evaluator is not installed."""
-    try:
-        from replay.games.holdem.equity import step_equities
-    except ImportError:  # the evaluator is not part of this install
-        return [None] * len(steps)
+    is nothing to say); all ``None`` when the steps hold cards the evaluator refuses."""
     try:
         found = step_equities(steps)
     except ValueError:  # cards the engine refused (a card dealt twice): a finding says so, no chart
