@@ -24,6 +24,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from replay.games.holdem.bots import play_game  # noqa: E402
+from replay.games.holdem import evaluator  # noqa: E402
 from replay.games.holdem.championship import hand_result, leaderboard  # noqa: E402
 
 BOTS = ("tag", "call", "random")
@@ -57,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
     print("$ python " + " ".join(["bench/holdem/intervals.py"] + (argv if argv is not None else sys.argv[1:])))
-    print(f"Python {sys.version.split()[0]}, load average %.2f %.2f %.2f" % os.getloadavg())
+    path = "the C extension" if evaluator._native is not None else "pure Python (the C extension is not built)"
+    print(f"Python {sys.version.split()[0]}, evaluator and equities: {path}, load average %.2f %.2f %.2f"
+          % os.getloadavg())
     print(f"{args.rounds} round(s) of {args.hands} hands: {args.players} seats, 10,000-chip stacks, blinds 50/100, "
           f"bots {', '.join(BOTS)}\n")
     rounds = []

@@ -24,7 +24,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Sequence
 
-from .cards import DECK, RANKS, cards_text, rank_of, suit_of
+from .cards import DECK, cards_text, rank_of, suit_of
 from .engine import HoldemState
 from .evaluator import rank as hand_rank
 from .logger import HoldemLogger
@@ -42,18 +42,13 @@ CHAT_LINES = ("gl", "nh", "nice hand", "wow", "ship it", "fold pre next time", "
 Decision = tuple
 
 
-def _seat_index(state: HoldemState, seat: str) -> int:
-    return state.seats.index(seat)
-
-
 def _max_bet(state: HoldemState) -> object:
-    return max(state.bets[s] for s in state.seats)
+    return max(state.bets)
 
 
 def _opponents(state: HoldemState, seat: str) -> int:
     """Seats other than ``seat`` still in the hand."""
-    folded = set(state.folded)
-    return sum(1 for s in state.seats if s != seat and s not in folded)
+    return state.folded.count(False) - (not state.folded[state.index[seat]])
 
 
 def chen_score(hole: Sequence[int]) -> int:
@@ -154,8 +149,8 @@ class TagBot(Bot):
 
     Preflop it plays hands by their Chen score (tighter in early position): opens to 2.5 big
     blinds (plus one a limper), re-raises to three times the bet with the best hands (jacks or
-    better, ace-king suited) and moves all-in over a re-raise with them, calls a raise with good hands
-    when the call is at most a tenth of its stack, and folds the rest. After the flop it
+    better, ace-king suited) and moves all-in over a re-raise with them, calls a raise with good
+    hands when the call is at most a tenth of its stack, and folds the rest. After the flop it
     measures its made hand's strength with the evaluator against random holdings, discounted
     for each opponent: it bets two thirds of the pot with a strong hand, raises with a very
     strong one, calls when its chance beats the pot odds, and otherwise checks or folds.
@@ -175,30 +170,30 @@ class TagBot(Bot):
         return ("cc",) if not legal.call else ("f",)
 
     def preflop(self, state, seat, legal):
-        score = chen_score(state.hole[seat])
+        i, n = state.index[seat], state.n
+        score = chen_score(state.hole[i])
         bb = self.big_blind(state)
         top = _max_bet(state)
-        i, n = _seat_index(state, seat), len(state.seats)
         late = n - i <= 2  # the button and the seat before it
         can_raise = legal.min_to is not None
         if top <= bb:  # nobody raised yet
             need = 6 if late else 7 if i < 2 or n - i <= 3 else 8
             if score >= need and can_raise:
-                limpers = sum(1 for s in state.seats if state.bets[s] == bb and s != state.seats[1])
+                limpers = sum(1 for k, b in enumerate(state.bets) if b == bb and k != 1)
                 return ("cbr", _clamp(bb * 5 // 2 + bb * limpers, legal))
             return self._give_up(legal)
         if score >= 12 and can_raise:
             if top >= bb * 6:  # a re-raise already: all in
                 return ("cbr", legal.max_to)
             return ("cbr", _clamp(top * 3, legal))
-        if score >= 9 and legal.call * 10 <= state.stacks[seat]:
+        if score >= 9 and legal.call * 10 <= state.stacks[i]:
             return ("cc",)
         if score >= 12:
             return ("cc",)
         return self._give_up(legal)
 
     def postflop(self, state, seat, legal):
-        strength = hand_strength(state.hole[seat], state.board, self.rng)
+        strength = hand_strength(state.hole[state.index[seat]], state.board, self.rng)
         chance = strength ** max(1, _opponents(state, seat))
         pot = state.pot_total()
         top = _max_bet(state)
@@ -209,7 +204,7 @@ class TagBot(Bot):
             return ("cc",)
         if chance >= 0.8 and can_raise:
             return ("cbr", _clamp(top + (pot + legal.call) * 2 // 3, legal))
-        if chance >= legal.call / (pot + legal.call) + 0.05:
+        if chance >= float(legal.call) / float(pot + legal.call) + 0.05:  # beats the pot odds
             return ("cc",)
         return ("f",)
 
@@ -228,8 +223,9 @@ def seat_bots(seed: int, bots: Sequence[str], players: int) -> list[str]:
 
 def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), players: int = 6,
               stacks: int = 10000, blinds: tuple[int, int] = (50, 100), game_id: str | None = None,
-              out_dir: str | None = None, chat: bool = False, interrupt_rate: float = 0.0):
-    """Play one seeded no-limit hand and return its ``HoldemLog``.
+              out_dir: str | None = None, chat: bool = False, interrupt_rate: float = 0.0, variant: str = "NT"):
+    """Play one seeded hand (no-limit, or fixed-limit with ``variant="FT"``: bets of one big
+    blind on the first two streets and two on the last two) and return its ``HoldemLog``.
 
     The deck is shuffled with ``random.Random(seed)``; hole cards are dealt seat by seat, the
     board street by street, and the bots act in turn until the hand is over. Every seat starts
@@ -241,6 +237,8 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
         raise ValueError(f"Texas hold'em has {MIN_SEATS} to {MAX_SEATS} seats, not {players}")
     if not bots:
         raise ValueError("name at least one bot")
+    if variant not in ("NT", "FT"):
+        raise ValueError(f"variant {variant!r} is not one the bots play (NT or FT)")
     for name in bots:
         if name not in BOTS:
             raise ValueError(f"{name!r} is not a Texas hold'em bot (one of {', '.join(BOTS)})")
@@ -255,16 +253,25 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
     rng.shuffle(deck)
     info = {seats[i]: {"name": f"{names[i]}-{seats[i]}", "bot": f"{names[i]}-{table[i].version}"}
             for i in range(players)}
+    sizes = {"min_bet": big} if variant == "NT" else {"small_bet": big, "big_bet": 2 * big}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = HoldemLogger(
-        game_id=game_id or f"selfplay-holdem-{players}p-{'-'.join(bots)}-{seed}", players=info,
-        variant="NT", blinds=forced, stacks=starting, min_bet=big, out_dir=out_dir, started_at=started,
+        game_id=game_id or f"selfplay-holdem-{variant}-{players}p-{'-'.join(bots)}-{seed}", players=info,
+        variant=variant, blinds=forced, stacks=starting, **sizes, out_dir=out_dir, started_at=started,
         clock=None, meta={"selfplay": {"bots": list(bots), "players": players, "seed": seed}})
-    state = HoldemState.from_setup("NT", [0] * players, forced, starting, min_bet=big)
+    state, _ = HoldemState.from_setup(variant, [0] * players, forced, starting, **sizes)
     stop_after = rng.randrange(1, 20) if interrupt_rate and rng.random() < interrupt_rate else None
-    t = 0
-    index = 0
-    actions = 0
+    t = index = actions = 0
+    aggressor = None  # the last seat to bet or raise on this street: it shows first at the showdown
+
+    def did(text: str) -> None:
+        nonlocal index
+        state.push_action(text, index)
+        index += 1
+        if chat and rng.random() < 0.03:
+            logger.chat(rng.choice(CHAT_LINES), seat=seats[rng.randrange(players)], t=t + 100)
+            index += 1
+
     while not state.over:
         t += rng.randrange(300, 6000)
         if state.to_act is None:
@@ -272,39 +279,37 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
             if kind == "dh":
                 cards = [deck.pop(), deck.pop()]
                 logger.deal_hole(what, cards, t=t)
-                state.push_action(f"d dh {what} {cards_text(cards)}", index)
+                did(f"d dh {what} {cards_text(cards)}")
             else:
                 cards = [deck.pop() for _ in range(what)]
                 logger.deal_board(cards, t=t)
-                state.push_action(f"d db {cards_text(cards)}", index)
-            index += 1
+                did(f"d db {cards_text(cards)}")
+                aggressor = None
             continue
         actions += 1
         if (stop_after is not None and actions >= stop_after) or actions > MAX_ACTIONS:
             reason = "timeout" if actions > MAX_ACTIONS else rng.choice(["cancelled", "timeout"])
             return logger.end(reason, t=t).log
         seat = state.to_act
-        if state.street == "showdown":
-            cards = state.hole[seat]
-            logger.show(seat, cards, t=t)
-            state.push_action(f"{seat} sm {cards_text(cards)}", index)
+        decision = table[state.index[seat]].decide(state, seat, state.legal())
+        if decision[0] == "f":
+            logger.fold(seat, t=t)
+            did(f"{seat} f")
+        elif decision[0] == "cc":
+            logger.check_call(seat, t=t)
+            did(f"{seat} cc")
         else:
-            bot = table[state.seats.index(seat)]
-            decision = bot.decide(state, seat, state.legal())
-            if decision[0] == "f":
-                logger.fold(seat, t=t)
-                state.push_action(f"{seat} f", index)
-            elif decision[0] == "cc":
-                logger.check_call(seat, t=t)
-                state.push_action(f"{seat} cc", index)
-            else:
-                logger.bet(seat, decision[1], t=t)
-                state.push_action(f"{seat} cbr {decision[1]}", index)
-        index += 1
-        if chat and rng.random() < 0.03:
-            logger.chat(rng.choice(CHAT_LINES), seat=seats[rng.randrange(players)], t=t + 100)
-            index += 1
+            logger.bet(seat, decision[1], t=t)
+            did(f"{seat} cbr {decision[1]}")
+            aggressor = state.index[seat]
+    if state.folded.count(False) > 1:  # the showdown: every seat left shows, the last aggressor first
+        first = aggressor if aggressor is not None else 0
+        for k in range(players):
+            i = (first + k) % players
+            if not state.folded[i]:
+                t += rng.randrange(300, 2000)
+                logger.show(seats[i], state.hole[i], t=t)
+                did(f"{seats[i]} sm {cards_text(state.hole[i])}")
     return logger.end("completed", t=t + 500).log
-
 
 __all__ = ["BOTS", "Bot", "CallBot", "RandomBot", "TagBot", "chen_score", "hand_strength", "play_game", "seat_bots"]

@@ -31,9 +31,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from decimal import Decimal
+import sys
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
+
+import click
+
+from replay.clitools import EXIT_BAD_INPUT, UserError, read_entries
 
 from .engine import HoldemState
 from .equity import equities
@@ -132,7 +136,6 @@ class Leaderboard:
     hands: int
     all_in_hands: int
     skipped: int = 0
-    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"unit": "bb/100", "interval": "95% (mean ± 1.96 sd / sqrt(n) over hands)", "hands": self.hands,
@@ -206,63 +209,65 @@ def big_blind(log: Any) -> Any:
 
 
 def _float(value: Any) -> float:
-    return float(value) if isinstance(value, Decimal) else value
+    return float(value)
 
 
 def hand_result(hand: Any) -> HandResult | None:
     """One judged hand (a ``HoldemReplay`` or a log) -> its seats' bots and payoffs in big blinds,
-    raw and all-in adjusted; None when the hand cannot be counted (a fatal finding, not settled)."""
+    raw and all-in adjusted; None when the hand cannot be counted (a fatal finding, not over,
+    not settled)."""
     log = getattr(hand, "log", hand)
     state, findings = HoldemState.from_log(log)
-    if any(f.fatal for f in findings):
+    if state.stopped:
         return None
-    seats = tuple(state.seats)
-    start = dict(state.stacks)
+    start = list(state.starting)
     moment: dict[str, Any] | None = None
     for index, event in enumerate(log.events):
-        if state.over:
-            break
-        new = state.push(event, index)
-        if any(f.fatal for f in new):
+        if event.type != "action":
+            continue
+        state.push_action(event.action, index)
+        if state.stopped:
             return None
         if moment is None:
             moment = all_in_moment(state)
     if not state.over:
         return None
     settlement = state.settle()
-    if not settlement.settled:
+    if not settlement.settled or any(p is None for p in settlement.payoffs):
         return None
     bb = big_blind(log)
+    seats = state.seats
     bots = {s: seat_bot(log, s) for s in seats}
-    raw = {s: _float(settlement.payoffs[s] / bb) for s in seats}
+    raw = {s: _float(settlement.payoffs[i] / bb) for i, s in enumerate(seats)}
     if moment is None or settlement.rake:
         return HandResult(bots, raw, raw, False)
-    adjusted = {s: _float((moment["stacks"][s] - start[s] + moment["credit"].get(s, 0)) / bb) for s in seats}
+    adjusted = {s: _float(moment["stacks"][s] - start[i]) / _float(bb) + moment["credit"].get(s, 0.0) / _float(bb)
+                for i, s in enumerate(seats)}
     return HandResult(bots, raw, adjusted, True)
 
 
 def all_in_moment(state: HoldemState) -> dict[str, Any] | None:
     """At a position where the betting is closed, board cards are still to come and at most one
-    seat in the hand has chips behind (one or more of them all-in): each seat's stack and its
-    equity credit from the pots (``{"stacks", "credit", "equities"}``); None at any other position,
-    or when a seat in the hand has unknown hole cards."""
+    seat in the hand has chips behind (one or more of them all-in): each seat's stack then and its
+    equity credit from the pots (``{"stacks", "credit", "equities"}``, by seat); None at any other
+    position, or when a seat in the hand has unknown hole cards."""
     due = state.dealer_due
     if state.to_act is not None or due is None or due[0] != "db" or len(state.board) >= 5:
         return None
-    folded = set(state.folded)
-    live = [s for s in state.seats if s not in folded]
-    behind = [s for s in live if state.stacks[s] > 0]
+    seats, folded = state.seats, state.folded
+    live = [i for i in range(state.n) if not folded[i]]
+    behind = [i for i in live if state.stacks[i] > 0]
     if len(live) < 2 or len(behind) > 1:
         return None
-    holes = {s: state.hole[s] for s in live}
+    holes = {seats[i]: state.hole[i] for i in live}
     if any(h is None or len(h) != 2 or None in h for h in holes.values()):
         return None
-    dead = [c for s in folded for c in (state.hole[s] or ()) if c is not None]
+    dead = [c for i in range(state.n) if folded[i] for c in (state.hole[i] or ()) if c is not None]
     board = list(state.board)
-    credit: dict[str, Any] = {}
+    credit: dict[str, float] = {}
     shares: dict[tuple[str, ...], list[float]] = {}
     for pot in state.pots():
-        contenders = tuple(s for s in pot.seats if s not in folded)
+        contenders = tuple(s for s in pot.seats if s in holes)
         if not contenders:
             continue
         if len(contenders) == 1:
@@ -272,8 +277,8 @@ def all_in_moment(state: HoldemState) -> dict[str, Any] | None:
                 shares[contenders] = list(equities([holes[s] for s in contenders], board, dead).shares)
             share = shares[contenders]
         for s, e in zip(contenders, share):
-            credit[s] = credit.get(s, 0) + _float(pot.amount) * e
-    return {"stacks": dict(state.stacks), "credit": credit,
+            credit[s] = credit.get(s, 0.0) + _float(pot.amount) * e
+    return {"stacks": state.by_seat(state.stacks), "credit": credit,
             "equities": {k: dict(zip(k, v)) for k, v in shares.items()}}
 
 
@@ -291,5 +296,46 @@ def championship(hands: Iterable[Any]) -> Leaderboard:
     return leaderboard(results, skipped)
 
 
-__all__ = ["HandResult", "Interval", "Leaderboard", "Standing", "all_in_moment", "championship", "hand_result",
-           "interval", "leaderboard", "seat_bot"]
+@click.command("holdem-championship")
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|FOLDER...")
+@click.option("--json", "as_json", is_flag=True, help="The leaderboard as JSON.")
+def championship_command(paths: tuple[str, ...], as_json: bool) -> None:
+    """The Texas hold'em leaderboard of the hands in FILE|FOLDER...: each bot's (or player's) big
+    blinds per 100 hands with a 95% interval, raw and all-in adjusted, and the intervals' widths.
+
+    Hands of other games are left out; unreadable or uncountable hands are counted and left out
+    (exit 2 when a file could not be read)."""
+    counts = {"unreadable": 0, "other games": 0}
+
+    def hands() -> Iterable[Any]:
+        for entry in read_entries(paths):
+            if entry.error is not None:
+                counts["unreadable"] += 1
+                click.echo(f"{entry.source}: not a valid log: {entry.error}", err=True)
+            elif entry.log.format != "holdem/1":
+                counts["other games"] += 1
+            else:
+                yield entry.log
+
+    board = championship(hands())
+    if not board.hands and not board.skipped:
+        raise UserError(f"no Texas hold'em hands in {', '.join(paths)}")
+    if as_json:
+        click.echo(json.dumps({**board.to_json(), "unreadable": counts["unreadable"],
+                               "other_games": counts["other games"]}, ensure_ascii=False, indent=2))
+    else:
+        from rich.console import Console
+
+        Console().print(board.table())
+        left = [f"{n} {what}" for what, n in (("not countable (fatal finding, unfinished or unsettled)",
+                                                board.skipped), *((k, v) for k, v in counts.items())) if n]
+        if left:
+            click.echo("left out: " + ", ".join(left))
+        click.echo("All-in adjusted: a seat all-in before the river is credited its equity share of each pot "
+                   "instead of the run-out's result (the next step of variance reduction: AIVAT).")
+    if counts["unreadable"]:
+        sys.exit(EXIT_BAD_INPUT)
+
+
+__all__ = ["HandResult", "Interval", "Leaderboard", "Standing", "all_in_moment", "championship",
+           "championship_command", "hand_result", "interval", "leaderboard", "seat_bot"]

@@ -3,20 +3,22 @@
 The game's ``payload_codec`` (``replay/codec/generic.py`` writes the marker, base 62 and the
 checksum around it, and refuses damaged codes). The payload's first digit is its form:
 
-- **compact** (``0``): how the hand ended; the table (a common one, such as six seats of 10,000
-  chips at 50/100 no-limit, in a fraction of a bit; any other whole-number table field by
-  field); then the hand as the engine (``HoldemState``) plays it: each deal as the choice of its
-  known cards among the cards still unseen (and where they sit among unknown ``??`` cards),
-  each decision as one of fold, check or call, the common sizes (the minimum raise, half, two
-  thirds and the whole pot, all-in, and the sizes bots play) or any other size in the legal
-  range, and each showdown as show or muck. Decisions and forms are coded with their usual
-  frequencies (range coding into the one integer, exact and without rounding loss), so a
-  typical hand costs far less than the uniform bound (``information_bits``);
+- **compact** (``0``): how the hand ended; the unit of its amounts (chips, or cents and finer
+  for a cash game in dollars); the table (a common one, such as six seats of 10,000 chips at
+  50/100 no-limit, in a fraction of a bit; any other field by field); PHH's fields beside the
+  game's own (``hand``, ``table``, ``venue``...) as their JSON text; then the hand as the
+  engine (``HoldemState``) plays it: each deal as the choice of its known cards among the cards
+  still unseen (and where they sit among unknown ``??`` cards, and their order when the hand
+  keeps one), each decision as one of fold, check or call, the common sizes (the minimum raise,
+  half, two thirds and the whole pot, all-in, and the sizes bots play) or any other size in
+  the legal range, each show or muck, and commentaries as their text; last ``winnings`` and
+  ``finishing_stacks``: absent, what the engine works out, or given (rake, or a pot that
+  unknown cards leave to the table's word). Choices are coded with their usual frequencies
+  (range coding into the one integer, exact, without rounding loss), so a typical hand costs
+  far less than the uniform bound (``information_bits``);
 - **raw** (``1``): the zstd of the canonical JSON without names, times, chat and meta, for
-  anything the compact form cannot say exactly: findings, decimal amounts, commentaries, a
-  ``finishing_stacks`` or ``winnings`` that differ from what the engine works out. (PHH's
-  fields beside the game's own, such as ``hand`` or ``table``, travel in a compact code as
-  their JSON text.)
+  what the compact form cannot say exactly: a hand with findings, amounts finer than
+  ``MAX_PLACES`` decimal places, a table outside 2 to 10 seats...
 
 A compact payload is decoded again before it is used, and must give back the same hand (the
 canonical JSON without names, times, chat and meta); anything else takes the raw form. Decoding
@@ -38,8 +40,8 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
+from functools import lru_cache
 from decimal import Decimal
-from itertools import permutations
 from math import comb, factorial, log2
 from typing import Any, Sequence
 
@@ -49,9 +51,9 @@ from replay.codec.errors import CodeError
 from replay.codec.intcode import rank_subset, unrank_subset
 from replay.log import LogFormatError
 
-from .cards import card_text, cards_text
+from .cards import cards_text
 from .engine import HoldemState
-from .log import END_REASONS, FORMAT, Action, parse, parse_action
+from .log import END_REASONS, FORMAT, Action, amount_text, amount_value, parse
 
 RAW_PREFIX = b"\x01"
 MAX_RAW_BYTES = 1 << 20
@@ -175,10 +177,50 @@ END_MODEL = Model([2, 28, 1, 1])
 FLAG = Model([31, 1])  # a yes/no that is almost always no
 
 
-def _whole(value: Any) -> int:
-    if type(value) is not int:
-        raise NotCompact("decimal amounts take the raw form")
-    return value
+MAX_PLACES = 8
+PLACES_MODEL = Model([200, 1, 12, 1, 1, 1, 1, 1, 1])  # chips mostly, else dollars and cents
+
+
+class Scale:
+    """Amounts as whole units: chips (``places`` 0), or cents (2) and finer, so that a cash game
+    in dollars is coded as exactly as chips are."""
+
+    __slots__ = ("places", "factor")
+
+    def __init__(self, places: int) -> None:
+        self.places, self.factor = places, 10 ** places
+
+    def units(self, value: Any) -> int:
+        if type(value) is int:
+            return value * self.factor
+        if not isinstance(value, Decimal):
+            raise NotCompact(f"{value!r} is not an amount")
+        units = value * self.factor
+        if units != units.to_integral_value():
+            raise NotCompact(f"{value} has more than {self.places} decimal places")
+        return int(units)
+
+    def value(self, units: int) -> Any:
+        return units if not self.places else Decimal(units).scaleb(-self.places)
+
+    def text(self, units: int) -> str:
+        return str(units) if not self.places else amount_text(amount_value(Decimal(units).scaleb(-self.places)))
+
+
+def _places(value: Any) -> int:
+    return max(0, -value.as_tuple().exponent) if isinstance(value, Decimal) else 0
+
+
+def scale_of(log: Any, actions: Sequence[Action]) -> Scale:
+    """The finest decimal place any amount of the hand has."""
+    amounts = [*log.starting_stacks, *(log.antes or ()), *(log.blinds_or_straddles or ()),
+               log.min_bet, log.small_bet, log.big_bet, *(a.amount for a in actions)]
+    if log.end is not None:
+        amounts += [*(log.end.finishing_stacks or ()), *(log.end.winnings or ())]
+    places = max(_places(a) for a in amounts if a is not None)
+    if places > MAX_PLACES:
+        raise NotCompact(f"amounts with {places} decimal places")
+    return Scale(places)
 
 
 def _preset_of(log: Any, n: int) -> int | None:
@@ -198,14 +240,14 @@ def _preset_of(log: Any, n: int) -> int | None:
     return None
 
 
-def _put_list(w: Writer, values: list[int] | None, n: int) -> None:
+def _put_list(w: Writer, values: list[Any] | None, n: int, scale: Scale) -> None:
     """A per-seat list: absent, all zero, all equal, or the leading entries up to the last non-zero."""
     if values is None:
         w.put(0, 4)
         return
     if len(values) != n:
         raise NotCompact("a per-seat list of another length")
-    values = [_whole(v) for v in values]
+    values = [scale.units(v) for v in values]
     if not any(values):
         w.put(1, 4)
     elif len(set(values)) == 1:
@@ -219,36 +261,36 @@ def _put_list(w: Writer, values: list[int] | None, n: int) -> None:
             put_uint(w, v)
 
 
-def _get_list(r: Reader, n: int) -> list[int] | None:
+def _get_list(r: Reader, n: int, scale: Scale) -> list[Any] | None:
     kind = r.get(4)
     if kind == 0:
         return None
     if kind == 1:
         return [0] * n
     if kind == 2:
-        return [get_uint(r)] * n
+        return [scale.value(get_uint(r))] * n
     last = r.get(n)
-    values = [get_uint(r) for _ in range(last + 1)]
+    values = [scale.value(get_uint(r)) for _ in range(last + 1)]
     return values + [0] * (n - last - 1)
 
 
-def _put_size(w: Writer, value: Any, default: Any) -> None:
+def _put_size(w: Writer, value: Any, default: Any, scale: Scale) -> None:
     """A bet size: absent, the usual one, or given."""
     if value is None:
         w.put(0, 3)
-    elif value == default and type(value) is type(default):
+    elif default is not None and value == default:
         w.put(1, 3)
     else:
         w.put(2, 3)
-        put_uint(w, _whole(value))
+        put_uint(w, scale.units(value))
 
 
-def _get_size(r: Reader, default: Any) -> Any:
+def _get_size(r: Reader, default: Any, scale: Scale) -> Any:
     kind = r.get(3)
-    return None if kind == 0 else default if kind == 1 else get_uint(r)
+    return None if kind == 0 else default if kind == 1 else scale.value(get_uint(r))
 
 
-def write_table(w: Writer, log: Any) -> None:
+def write_table(w: Writer, log: Any, scale: Scale) -> None:
     n = len(log.starting_stacks)
     if not 2 <= n <= 10:
         raise NotCompact("a table of 2 to 10 seats")
@@ -258,9 +300,9 @@ def write_table(w: Writer, log: Any) -> None:
     w.choose(preset or 0, PRESET_MODEL)
     if preset:
         return
-    _put_list(w, log.antes, n)
-    _put_list(w, log.blinds_or_straddles, n)
-    stacks = [_whole(s) for s in log.starting_stacks]
+    _put_list(w, log.antes, n, scale)
+    _put_list(w, log.blinds_or_straddles, n, scale)
+    stacks = [scale.units(s) for s in log.starting_stacks]
     if len(set(stacks)) == 1:
         w.put(0, 2)
         put_uint(w, stacks[0])
@@ -272,15 +314,15 @@ def write_table(w: Writer, log: Any) -> None:
     if log.variant == "NT":
         if log.small_bet is not None or log.big_bet is not None:
             raise NotCompact("fixed-limit sizes in a no-limit hand")
-        _put_size(w, log.min_bet, big)
+        _put_size(w, log.min_bet, big, scale)
     else:
         if log.min_bet is not None:
             raise NotCompact("a no-limit size in a fixed-limit hand")
-        _put_size(w, log.small_bet, big)
-        _put_size(w, log.big_bet, None if log.small_bet is None else 2 * log.small_bet)
+        _put_size(w, log.small_bet, big, scale)
+        _put_size(w, log.big_bet, None if log.small_bet is None else 2 * log.small_bet, scale)
 
 
-def read_table(r: Reader) -> dict[str, Any]:
+def read_table(r: Reader, scale: Scale) -> dict[str, Any]:
     n = r.choose(SEATS_MODEL) + 2
     variant = VARIANT_LIST[r.choose(VARIANT_MODEL)]
     preset = r.choose(PRESET_MODEL)
@@ -294,18 +336,21 @@ def read_table(r: Reader) -> dict[str, Any]:
             data.update(small_bet=bb, big_bet=2 * bb)
         data["starting_stacks"] = [stack] * n
         return data
-    antes, blinds = _get_list(r, n), _get_list(r, n)
+    antes, blinds = _get_list(r, n, scale), _get_list(r, n, scale)
     if antes is not None:
         data["antes"] = antes
     if blinds is not None:
         data["blinds_or_straddles"] = blinds
-    data["starting_stacks"] = [get_uint(r)] * n if r.get(2) == 0 else [get_uint(r) for _ in range(n)]
+    if r.get(2) == 0:
+        data["starting_stacks"] = [scale.value(get_uint(r))] * n
+    else:
+        data["starting_stacks"] = [scale.value(get_uint(r)) for _ in range(n)]
     big = max(blinds or [0]) or None
     if variant == "NT":
-        sizes = {"min_bet": _get_size(r, big)}
+        sizes = {"min_bet": _get_size(r, big, scale)}
     else:
-        small = _get_size(r, big)
-        sizes = {"small_bet": small, "big_bet": _get_size(r, None if small is None else 2 * small)}
+        small = _get_size(r, big, scale)
+        sizes = {"small_bet": small, "big_bet": _get_size(r, None if small is None else 2 * small, scale)}
     data.update((k, v) for k, v in sizes.items() if v is not None)
     return data
 
@@ -334,8 +379,8 @@ class Cards:
     """Codes a group of cards dealt or shown: which are unknown (when the hand has unknown cards),
     which known cards among the unseen ones, and their order (when the hand keeps an order)."""
 
-    def __init__(self, unknown: bool, ordered: bool, big_blind: int = 0) -> None:
-        self.unknown, self.ordered, self.big_blind = unknown, ordered, big_blind
+    def __init__(self, unknown: bool, ordered: bool, big_blind: int = 0, scale: Scale = Scale(0)) -> None:
+        self.unknown, self.ordered, self.big_blind, self.scale = unknown, ordered, big_blind, scale
 
     def write(self, w: Writer, cards: Sequence[int | None], unseen: Sequence[int]) -> None:
         k = len(cards)
@@ -374,27 +419,28 @@ class Cards:
 #: a decision's categories, in this order (those that are not legal, or whose size another
 #: takes already, are left out); the frequencies are what self-play and real hands show
 SIZE_NAMES = ("min", "half", "two_thirds", "pot", "all_in", "three_x", "half_bare", "pot_bare", "open")
-SIZE_FREQ = {"min": 5, "half": 4, "two_thirds": 6, "pot": 3, "all_in": 6, "three_x": 4, "half_bare": 3,
-             "pot_bare": 3, "open": 6}
-OTHER_FREQ = 3
-FOLD_FREQ, CALL_FREQ, CHECK_FREQ = 40, 40, 60
+#: frequencies by whether the seat faces a bet (fold is legal) or may check: measured on
+#: six-seat self-play and rounded, with room left for the sizes people play (the pot-sized
+#: raise "call, then the pot" beside the bots' "the pot over the bet")
+FACING = {"f": 30, "cc": 60, "min": 4, "half": 2, "two_thirds": 2, "pot": 2, "all_in": 3, "three_x": 2,
+          "half_bare": 1, "pot_bare": 3, "open": 2, "other": 2}
+FREE = {"f": 1, "cc": 60, "min": 4, "half": 4, "two_thirds": 3, "pot": 3, "all_in": 4, "three_x": 1,
+        "half_bare": 1, "pot_bare": 1, "open": 1, "other": 3}
 
 
-def sizes(state: Any, legal: Any, bb: int) -> list[tuple[str, int]]:
-    """The common sizes (``cbr`` totals) at a decision, distinct, in ``SIZE_NAMES`` order, with
-    their names; ``bb`` is the table's big blind."""
-    low, high = legal.min_to, legal.max_to
-    if low is None:
+def sizes(state: Any, legal: Any, bb: int, scale: Scale) -> list[tuple[str, int]]:
+    """The common sizes (``cbr`` totals in ``scale``'s units) at a decision, distinct, in
+    ``SIZE_NAMES`` order, with their names; ``bb`` is the table's big blind in units."""
+    if legal.min_to is None:
         return []
-    if type(low) is not int or type(high) is not int:
-        raise NotCompact("decimal amounts take the raw form")
+    units = scale.units
+    low, high = units(legal.min_to), units(legal.max_to)
     if low == high:
         return [("min", low)]
-    seat = state.to_act
-    bets = state.bets
+    bets = [units(b) for b in state.bets]
     top = max(bets)
-    pot = state.pot_total()
-    call = top - bets[state.seats.index(seat)]
+    pot = units(state.pot_total())
+    call = top - bets[state.seats.index(state.to_act)]
     grown = pot + call
     candidates = {"min": low, "half": top + grown // 2, "two_thirds": top + grown * 2 // 3,
                   "pot": top + grown, "all_in": high, "three_x": top * 3, "half_bare": top + pot // 2,
@@ -405,33 +451,40 @@ def sizes(state: Any, legal: Any, bb: int) -> list[tuple[str, int]]:
     seen = set()
     for name in SIZE_NAMES:
         to = candidates[name]
-        if to is None or type(to) is not int or not low <= to <= high or to in seen:
+        if to is None or not low <= to <= high or to in seen:
             continue
         seen.add(to)
         out.append((name, to))
     return out
 
 
-def decision_options(state: Any, legal: Any, bb: int) -> tuple[list[tuple[str, Any]], Model, int]:
-    """(the categories ``[(kind, amount)]``, their model, how many sizes "other" holds)."""
+def decision_options(state: Any, legal: Any, bb: int, scale: Scale) -> tuple[list[tuple[str, Any]], Model, int]:
+    """(the categories ``[(kind, amount in units)]``, their model, how many sizes "other" holds)."""
     options: list[tuple[str, Any]] = []
-    freqs: list[int] = []
+    freq = FACING if legal.call else FREE
+    names = []
     if legal.fold:
         options.append(("f", None))
-        freqs.append(FOLD_FREQ)
+        names.append("f")
     options.append(("cc", None))
-    freqs.append(CALL_FREQ if legal.call else CHECK_FREQ)
-    common = sizes(state, legal, bb)
+    names.append("cc")
+    common = sizes(state, legal, bb, scale)
     for name, to in common:
         options.append(("cbr", to))
-        freqs.append(SIZE_FREQ[name])
+        names.append(name)
     other = 0
     if legal.min_to is not None:
-        other = legal.max_to - legal.min_to + 1 - len(common)
+        other = scale.units(legal.max_to) - scale.units(legal.min_to) + 1 - len(common)
         if other > 0:
             options.append(("other", None))
-            freqs.append(OTHER_FREQ)
-    return options, Model(freqs), other
+            names.append("other")
+    return options, _model(bool(legal.call), tuple(names)), other
+
+
+@lru_cache(maxsize=4096)
+def _model(facing: bool, names: tuple[str, ...]) -> Model:
+    freq = FACING if facing else FREE
+    return Model([freq[n] for n in names])
 
 
 def _other_rank(to: int, low: int, common: list[int]) -> int:
@@ -463,11 +516,6 @@ def _raw_object(log: Any) -> dict[str, Any]:
     return data
 
 
-def _big(blinds: Any) -> int:
-    big = max(blinds or [0])
-    return big if type(big) is int else 0
-
-
 def _hole(state: Any, seat: str) -> list[int | None] | None:
     return state.hole[state.seats.index(seat)]
 
@@ -478,32 +526,40 @@ def _compact(log: Any) -> int:
     w = Writer()
     w.put(0, 2)
     w.choose(END_LIST.index(None if end is None else end.reason), END_MODEL)
-    if end is not None:
-        w.put((end.finishing_stacks is not None) + 2 * (end.winnings is not None), 4)
-    write_table(w, log)
+    actions = [e.parsed for e in log.events if e.type == "action"]
+    scale = scale_of(log, actions)
+    w.choose(scale.places, PLACES_MODEL)
+    write_table(w, log, scale)
     extra = {k: v for k, v in _raw_object(log).items() if k not in OWN_FIELDS}
     w.choose(bool(extra), FLAG)
     if extra:
         text = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()
         put_uint(w, len(text))
         w.put(int.from_bytes(text, "big"), 256 ** len(text))
-    actions = [e.parsed for e in log.events if e.type == "action"]
     unknown = any(a.cards and None in a.cards for a in actions)
     ordered = any(a.cards and
                   [c for c in a.cards if c is not None] != sorted((c for c in a.cards if c is not None), reverse=True)
                   for a in actions)
+    comments = any(a.comment is not None or not a.verb for a in actions)
     w.choose(unknown, FLAG)
     w.put(ordered, 2)
-    cards = Cards(unknown, ordered, _big(log.blinds_or_straddles))
+    w.choose(comments, FLAG)
+    cards = Cards(unknown, ordered, scale.units(max(log.blinds_or_straddles or [0])), scale)
     completed = end is not None and end.reason == "completed"
-    if not completed:
+    counted = comments or not completed
+    if counted:
         put_uint(w, len(actions))
     state, findings = HoldemState.from_log(log)
     if findings:
         raise NotCompact("the setup has findings")
     for index, action in enumerate(actions):
-        if action.comment is not None or not action.verb:
-            raise NotCompact("a commentary")
+        if comments:
+            kind = 2 if not action.verb else 1 if action.comment is not None else 0
+            w.choose(kind, COMMENT_MODEL)
+            if kind:
+                _put_text(w, action.comment or "")
+            if kind == 2:
+                continue
         _write_action(w, state, action, cards)
         if state.push_action(action.text(), index):
             raise NotCompact("findings")
@@ -512,11 +568,92 @@ def _compact(log: Any) -> int:
     if completed:
         if not state.over:
             raise NotCompact("a completed hand that is not over (end_mismatch)")
-        showable = _showable(state)
+        showable = _showable(state) if not counted else []
         if showable:
             options = [None] + showable
-            w.choose(0, _point_model(options))
+            w.choose(0, _point_model(options, state))
+    if end is not None:
+        _write_end(w, state, end, scale)
     return w.value()
+
+
+#: ``winnings`` and ``finishing_stacks``: absent, what the engine works out, given
+WINNINGS_MODEL, STACKS_MODEL = Model([20, 4, 2]), Model([12, 12, 1])
+COMMENT_MODEL = Model([20, 2, 1])  # an action, an action with a commentary, a commentary alone
+MAX_COMMENT = 4000
+
+
+def _put_text(w: Writer, text: str) -> None:
+    data = text.encode()
+    put_uint(w, len(data))
+    w.put(int.from_bytes(data, "big"), 256 ** len(data))
+
+
+def _get_text(r: Reader) -> str:
+    size = get_uint(r)
+    if size > MAX_COMMENT:
+        raise CodeError(f"{DAMAGED}: it says a commentary of {size} bytes")
+    try:
+        return r.get(256 ** size).to_bytes(size, "big").decode()
+    except UnicodeDecodeError as exc:
+        raise CodeError(f"{DAMAGED}: a commentary does not read ({exc})") from None
+
+
+def _write_end(w: Writer, state: Any, end: Any, scale: Scale) -> None:
+    """``winnings`` and ``finishing_stacks``: absent, the engine's, or given (rake, a pot the
+    known cards cannot settle)."""
+    given_winnings, given_stacks = end.winnings, end.finishing_stacks
+    if given_winnings is None and given_stacks is None:
+        w.choose(0, WINNINGS_MODEL)
+        w.choose(0, STACKS_MODEL)
+        return
+    if given_winnings is not None and len(given_winnings) != state.n or \
+            given_stacks is not None and len(given_stacks) != state.n:
+        raise NotCompact("end lists of another length")
+    if state.settle(given_winnings, given_stacks).findings:
+        raise NotCompact("the end's figures have findings")
+    state.end = None  # from here on the engine's own settlement, not the log's
+    base = state.settle()
+    if given_winnings is None:
+        w.choose(0, WINNINGS_MODEL)
+    elif base.settled and list(given_winnings) == list(base.winnings):
+        w.choose(1, WINNINGS_MODEL)
+    else:
+        w.choose(2, WINNINGS_MODEL)
+        for v in given_winnings:
+            put_uint(w, scale.units(v))
+        base = state.settle(given_winnings)
+    if given_stacks is None:
+        w.choose(0, STACKS_MODEL)
+    elif None not in base.stacks and list(given_stacks) == list(base.stacks):
+        w.choose(1, STACKS_MODEL)
+    else:
+        w.choose(2, STACKS_MODEL)
+        for v in given_stacks:
+            put_uint(w, scale.units(v))
+
+
+def _read_end(r: Reader, state: Any, scale: Scale) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    base = None
+    kind = r.choose(WINNINGS_MODEL)
+    if kind == 1:
+        base = state.settle()
+        if not base.settled or None in base.winnings:
+            raise CodeError(f"{DAMAGED}: it gives the winnings of a hand the cards do not settle")
+        out["winnings"] = list(base.winnings)
+    elif kind == 2:
+        out["winnings"] = [scale.value(get_uint(r)) for _ in state.seats]
+        base = state.settle(out["winnings"])
+    kind = r.choose(STACKS_MODEL)
+    if kind == 1:
+        base = base or state.settle()
+        if None in base.stacks:
+            raise CodeError(f"{DAMAGED}: it gives the stacks of a hand the cards do not settle")
+        out["finishing_stacks"] = list(base.stacks)
+    elif kind == 2:
+        out["finishing_stacks"] = [scale.value(get_uint(r)) for _ in state.seats]
+    return out
 
 
 def _showable(state: Any) -> list[str]:
@@ -524,22 +661,43 @@ def _showable(state: Any) -> list[str]:
     all-in hand's board is dealt): tried on a copy of the state."""
     if state.to_act is not None or not (state.over or (state.dealer_due or ("",))[0] == "db"):
         return []
+    if not state.over and not getattr(state, "all_in_status", True):  # the engine's: shows come at all-ins
+        return []
     out = []
-    folded = state.folded
+    folded, hole, shown = state.folded, state.hole, getattr(state, "shown", None)
     for i, seat in enumerate(state.seats):
-        if folded[i] or _hole(state, seat) is None:
+        if folded[i] or hole[i] is None:
             continue
-        if not state.copy().push_action(f"{seat} sm -"):
+        if shown is not None:  # the engine's rule without trying: a seat shows or mucks once
+            if not shown[i]:
+                out.append(seat)
+        elif not state.copy().push_action(f"{seat} sm -"):
             out.append(seat)
     return out
 
 
-POINT_BASE, POINT_FIRST, POINT_REST = 10, 10, 2
+#: where no seat must act: (the deal or the end, the first seat that may show, each other one),
+#: at a showdown (seats show in turn), after the others folded (the winner seldom shows), and
+#: while an all-in hand's board is dealt
+POINT_SHOWDOWN = (6, 24, 2)
+POINT_FOLDED = (20, 2, 1)
+POINT_RUN_OUT = (60, 2, 1)
 
 
-def _point_model(options: list[Any]) -> Model:
+def _point_model(options: list[Any], state: Any) -> Model:
     """Where no seat must act: the deal that is due (or the end of the hand), or a seat's show."""
-    return Model([POINT_BASE] + [POINT_FIRST if i == 0 else POINT_REST for i in range(len(options) - 1)])
+    if not state.over:
+        base, first, rest = POINT_RUN_OUT
+    elif state.folded.count(False) > 1:
+        base, first, rest = POINT_SHOWDOWN
+    else:
+        base, first, rest = POINT_FOLDED
+    return _point_weights(base, first, rest, len(options) - 1)
+
+
+@lru_cache(maxsize=256)
+def _point_weights(base: int, first: int, rest: int, seats: int) -> Model:
+    return Model([base] + [first if i == 0 else rest for i in range(seats)])
 
 
 def _write_show(w: Writer, state: Any, seat: str, action: Action, cards: Cards) -> None:
@@ -584,7 +742,7 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
             target = action.actor if action.verb == "sm" else None
             if target not in options:
                 raise NotCompact("a show out of turn")
-            w.choose(options.index(target), _point_model(options))
+            w.choose(options.index(target), _point_model(options, state))
             if target is not None:
                 _write_show(w, state, target, action, cards)
                 return
@@ -603,7 +761,7 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
         _write_show(w, state, seat, action, cards)
         return
     legal = state.legal()
-    options, model, other = decision_options(state, legal, cards.big_blind)
+    options, model, other = decision_options(state, legal, cards.big_blind, cards.scale)
     if action.verb in ("f", "cc"):
         try:
             w.choose(options.index((action.verb, None)), model)
@@ -612,21 +770,24 @@ def _write_action(w: Writer, state: Any, action: Action, cards: Cards) -> None:
         return
     if action.verb != "cbr":
         raise NotCompact("not a betting action")
-    to = action.amount
-    if type(to) is not int or legal.min_to is None or not legal.min_to <= to <= legal.max_to:
+    if legal.min_to is None:
+        raise NotCompact("a bet where none is legal")
+    scale = cards.scale
+    to, low = scale.units(action.amount), scale.units(legal.min_to)
+    if not low <= to <= scale.units(legal.max_to):
         raise NotCompact("a size out of the legal range")
     if ("cbr", to) in options:
         w.choose(options.index(("cbr", to)), model)
         return
     w.choose(len(options) - 1, model)
     common = [a for k, a in options if k == "cbr"]
-    w.put(_other_rank(to, legal.min_to, common), other)
+    w.put(_other_rank(to, low, common), other)
 
 
 def _decode_compact(r: Reader) -> dict[str, Any]:
     reason = END_LIST[r.choose(END_MODEL)]
-    extras = r.get(4) if reason is not None else 0
-    data: dict[str, Any] = {"format": FORMAT, **read_table(r), "events": []}
+    scale = Scale(r.choose(PLACES_MODEL))
+    data: dict[str, Any] = {"format": FORMAT, **read_table(r, scale), "events": []}
     if r.choose(FLAG):
         size = get_uint(r)
         if size > MAX_EXTRA:
@@ -638,10 +799,11 @@ def _decode_compact(r: Reader) -> dict[str, Any]:
         if not isinstance(extra, dict) or not extra or set(extra) & OWN_FIELDS:
             raise CodeError(f"{DAMAGED}: its PHH fields are not fields")
         data.update(extra)
-    unknown, ordered = r.choose(FLAG), r.get(2)
-    cards = Cards(bool(unknown), bool(ordered), _big(data.get("blinds_or_straddles")))
+    unknown, ordered, comments = r.choose(FLAG), r.get(2), r.choose(FLAG)
+    cards = Cards(bool(unknown), bool(ordered), scale.units(max(data.get("blinds_or_straddles") or [0])), scale)
     completed = reason == "completed"
-    count = MAX_STEPS if completed else get_uint(r)
+    counted = comments or not completed
+    count = get_uint(r) if counted else MAX_STEPS
     if count > MAX_STEPS:
         raise CodeError(f"{DAMAGED}: it says {count} actions")
     try:
@@ -653,29 +815,27 @@ def _decode_compact(r: Reader) -> dict[str, Any]:
         raise CodeError(f"{DAMAGED}: its table breaks the rules")
     events = []
     for index in range(count):
+        kind = r.choose(COMMENT_MODEL) if comments else 0
+        comment = _get_text(r) if kind else None
+        if kind == 2:
+            events.append({"action": f"# {comment}"})
+            continue
         text = _read_action(r, state, cards)
         if text is None:
-            if completed:
+            if not counted:
                 break
             raise CodeError(f"{DAMAGED}: it says more actions than the hand has")
         if state.push_action(text, index):
             raise CodeError(f"{DAMAGED}: an action breaks the rules")
-        events.append({"action": text})
+        events.append({"action": text if kind == 0 else f"{text} # {comment}"})
     else:
-        if completed:
+        if not counted:
             raise CodeError(f"{DAMAGED}: the hand does not end")
+    if completed and not state.over:
+        raise CodeError(f"{DAMAGED}: a completed hand that is not over")
     data["events"] = events
     if reason is not None:
-        end: dict[str, Any] = {"reason": reason}
-        if extras:
-            settlement = state.settle()
-            if not settlement.settled or None in settlement.stacks:
-                raise CodeError(f"{DAMAGED}: it gives the stacks of a hand the cards do not settle")
-            if extras & 1:
-                end["finishing_stacks"] = list(settlement.stacks)
-            if extras & 2:
-                end["winnings"] = list(settlement.winnings)
-        data["end"] = end
+        data["end"] = {"reason": reason, **_read_end(r, state, scale)}
     return data
 
 
@@ -686,7 +846,7 @@ def _read_action(r: Reader, state: Any, cards: Cards) -> str | None:
         showable = _showable(state)
         if showable:
             options: list[Any] = [None] + showable
-            target = options[r.choose(_point_model(options))]
+            target = options[r.choose(_point_model(options, state))]
             if target is not None:
                 return _read_show(r, state, target, cards)
         due = state.dealer_due
@@ -701,15 +861,15 @@ def _read_action(r: Reader, state: Any, cards: Cards) -> str | None:
         return _read_show(r, state, seat, cards)
     legal = state.legal()
     try:
-        options, model, other = decision_options(state, legal, cards.big_blind)
+        options, model, other = decision_options(state, legal, cards.big_blind, cards.scale)
     except NotCompact:
         raise CodeError(f"{DAMAGED}: it holds sizes a compact code cannot") from None
     kind, to = options[r.choose(model)]
     if kind == "other":
         common = [a for k, a in options if k == "cbr"]
-        to = _other_unrank(r.get(other), legal.min_to, common)
+        to = _other_unrank(r.get(other), cards.scale.units(legal.min_to), common)
         kind = "cbr"
-    return f"{seat} {kind}" if to is None else f"{seat} cbr {to}"
+    return f"{seat} {kind}" if to is None else f"{seat} cbr {cards.scale.text(to)}"
 
 
 def _raw_payload(log: Any) -> int:

@@ -33,10 +33,13 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from replay.logger import BaseLogger, LoggerInputError, LoggerStateError
 
 from .cards import card_text, parse_cards
-from .log import END_REASONS, FORMAT, MAX_SEATS, MIN_SEATS, ActionError, parse_action
+from .log import END_REASONS, FORMAT, MAX_SEATS, MAX_TEXT, MIN_SEATS, ActionError, parse_action
 from .log import VARIANTS as VARIANT_CODES
 
 VARIANTS = tuple(VARIANT_CODES)
+#: the fields the logger writes itself (``phh_fields`` adds others)
+OWN_FIELDS = frozenset(("format", "game_id", "started_at", "players", "variant", "antes", "blinds_or_straddles",
+                        "min_bet", "small_bet", "big_bet", "starting_stacks", "events", "end", "meta", "actions"))
 
 _SEAT = re.compile(r"p([1-9][0-9]*)")
 
@@ -107,11 +110,13 @@ class HoldemLogger(BaseLogger):
     the rest of the seats post none) and ``antes`` one amount for every seat or a list.
     ``stacks`` is one starting stack for every seat or a list. ``min_bet`` (no-limit) is the
     big blind unless given; ``small_bet`` and ``big_bet`` (fixed-limit) are the big blind and
-    twice it unless given.
+    twice it unless given. ``phh_fields`` are PHH's optional fields to keep (``{"table": "7",
+    "currency": "USD"}``).
     """
 
     format = FORMAT
     end_reasons = END_REASONS
+    max_chat = MAX_TEXT
     before_deal = "the table is set up when the logger is made"
     setup_call = "HoldemLogger(...)"
 
@@ -120,7 +125,7 @@ class HoldemLogger(BaseLogger):
                  min_bet: Any = None, small_bet: Any = None, big_bet: Any = None,
                  game_id: str | None = None, out_dir: "str | os.PathLike[str] | None" = None,
                  started_at: datetime | None = None, meta: Mapping[str, Any] | None = None,
-                 clock: Callable[[], float] | None = time.monotonic, **fields: Any):
+                 clock: Callable[[], float] | None = time.monotonic, phh_fields: Mapping[str, Any] | None = None):
         self._open(game_id, out_dir, started_at, meta, clock)
         self.seats = self._count(players, seats, stacks, antes, blinds)
         if isinstance(players, Mapping):
@@ -154,7 +159,10 @@ class HoldemLogger(BaseLogger):
             small = amount(big if small_bet is None else small_bet, "small_bet", positive=True)
             self.bet_sizes["small_bet"] = small
             self.bet_sizes["big_bet"] = amount(small * 2 if big_bet is None else big_bet, "big_bet", positive=True)
-        self.extra = dict(fields)  # PHH's optional fields (table, venue, currency, hand...), kept as given
+        self.extra = dict(phh_fields or {})  # PHH's optional fields (table, venue, currency, hand...)
+        for key in self.extra:
+            if not isinstance(key, str) or key in OWN_FIELDS or not key.isidentifier():
+                raise LoggerInputError(f"{key!r} is not a PHH field a logger may add (such as 'table', 'venue', 'hand')")
         self._hands = {}  # the table is set up: events may be logged
         if self.started_at is None:
             self.started_at = datetime.now(timezone.utc).replace(microsecond=0)

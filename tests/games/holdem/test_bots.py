@@ -37,11 +37,20 @@ def test_every_hand_is_legal_and_complete(seed, bots, players):
     replay = judged(log)
     assert replay.findings == []
     assert log.end.reason == "completed"
-    assert replay.end_reason == "completed"
+    assert replay.end_reason == "completed" and replay.checked
+    assert replay.state.over and replay.settlement.settled
     assert len(log.seats) == players
-    # chips are conserved, and the stacks the logger wrote are the engine's
-    payoffs = replay.to_json()["payoffs"]
-    assert sum(payoffs.values()) == 0
+    # chips are conserved
+    assert sum(replay.to_json()["payoffs"].values()) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), bots=BOT_LISTS, players=st.integers(2, 10))
+def test_fixed_limit_hands_are_legal(seed, bots, players):
+    log = play_game(seed, bots=tuple(bots), players=players, variant="FT", stacks=3000)
+    assert log.variant == "FT" and (log.small_bet, log.big_bet) == (100, 200)
+    replay = judged(log)
+    assert replay.findings == [] and replay.state.over
 
 
 @settings(max_examples=40, deadline=None)
@@ -93,7 +102,7 @@ def test_an_all_call_table_checks_down_to_a_showdown():
     log = play_game(5, bots=("call",), players=4)
     acts = actions(log)
     assert not any(" f" == a[-2:] or " cbr " in a for a in acts)
-    assert judged(log).to_json()["street"] == "showdown"
+    assert judged(log).state.street == "showdown"
 
 
 def test_interrupted_hands_are_judged_without_findings():
@@ -110,6 +119,8 @@ def test_bad_arguments_are_refused():
         play_game(1, players=11)
     with pytest.raises(ValueError, match="not a Texas hold'em bot"):
         play_game(1, bots=("shark",))
+    with pytest.raises(ValueError, match="NT or FT"):
+        play_game(1, variant="PO")
 
 
 def test_chen_scores():
@@ -131,7 +142,7 @@ def test_hand_strength_orders_made_hands():
 
 def preflop_state(seats: int = 6):
     """A 6-seat 50/100 table with every seat's cards dealt, the first seat after the blinds to act."""
-    state = HoldemState.from_setup("NT", [0] * seats, [50, 100] + [0] * (seats - 2), [10000] * seats, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0] * seats, [50, 100] + [0] * (seats - 2), [10000] * seats, min_bet=100)
     holes = ["AsAh", "7h2c", "KdQd", "9c8c", "5s5d", "JhTs", "4c4d", "3h3s", "6c6d", "2s2h"][:seats]
     for i, hole in enumerate(holes):
         assert state.dealer_due == ("dh", f"p{i + 1}")

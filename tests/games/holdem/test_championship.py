@@ -78,7 +78,7 @@ def made_log(actions, stacks=(10000, 10000, 10000)):
 
 def finish(actions):
     """The actions, with the showdown's ``sm`` events the engine asks for after the river."""
-    state = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
     out = list(actions)
     for i, a in enumerate(out):
         state.push_action(a, i)
@@ -96,7 +96,7 @@ def test_the_all_in_adjustment_of_a_preflop_all_in_is_the_equity_share():
     assert result.bots == {"p1": "aces", "p2": "kings", "p3": "Cy"}
     # the run-out: kings win the 20,000 pot (the big blind's 100 is in it, p3 put nothing in)
     assert result.raw == {"p1": -100.0, "p2": 100.0, "p3": 0.0}
-    share = equities([parse_cards("AsAh"), parse_cards("KdKc")], [], parse_cards("7h2c"))
+    share = equities([parse_cards("AsAh"), parse_cards("KdKc")], [], parse_cards("7h2c")).shares
     assert 0.80 < share[0] < 0.84
     assert result.adjusted["p1"] == pytest.approx((-10000 + 20000 * share[0]) / 100)
     assert result.adjusted["p2"] == pytest.approx((-10000 + 20000 * share[1]) / 100)
@@ -120,7 +120,7 @@ def test_an_all_in_on_the_river_is_not_adjusted():
 
 
 def test_the_moment_is_found_only_when_no_more_betting_can_happen():
-    state = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
+    state, _ = HoldemState.from_setup("NT", [0, 0, 0], [50, 100, 0], [10000] * 3, min_bet=100)
     for i, a in enumerate(PREFLOP_ALL_IN[:5]):
         state.push_action(a, i)
         assert all_in_moment(state) is None  # p2 has not answered the all-in yet
@@ -144,3 +144,62 @@ def test_championship_of_self_play_hands():
     assert sum(s.raw.mean for s in board.standings) == pytest.approx(0.0, abs=1e-6)
     assert sum(s.adjusted.mean for s in board.standings) == pytest.approx(0.0, abs=1e-6)
     assert "Raw" in [c.header for c in board.table().columns]
+
+
+def test_the_command_prints_the_leaderboard_as_a_table_and_as_json(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from replay.games.holdem.bots import play_game
+    from replay.games.holdem.championship import championship_command
+
+    for seed in range(12):
+        play_game(seed, out_dir=str(tmp_path))
+    runner = CliRunner()
+    result = runner.invoke(championship_command, [str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["hands"] == 12 and data["unit"] == "bb/100" and len(data["standings"]) == 3
+    assert {"bb_per_100", "bb_per_100_adjusted", "width_ratio"} <= set(data["standings"][0])
+    table = runner.invoke(championship_command, [str(tmp_path)])
+    assert table.exit_code == 0 and "tag-1" in table.output and "AIVAT" in table.output
+    (tmp_path / "broken.json").write_text("{not json")
+    broken = runner.invoke(championship_command, [str(tmp_path), "--json"])
+    assert broken.exit_code == 2 and json.loads(broken.stdout)["unreadable"] == 1
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert runner.invoke(championship_command, [str(empty)]).exit_code == 2
+
+
+def test_adjusted_hands_keep_chips_and_only_all_ins_are_adjusted():
+    """Over many self-play hands: the adjustment moves no chip in or out of a hand (payoffs still
+    sum to zero), changes nothing in a hand with no all-in before the river, and a hand it
+    adjusts has no betting left after the all-in (only board cards and the showdown)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from replay.games.holdem.bots import play_game
+
+    @settings(max_examples=120, deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10), stacks=st.integers(200, 20000))
+    def check(seed, players, stacks):
+        log = play_game(seed, players=players, stacks=stacks)
+        result = hand_result(log)
+        assert result is not None
+        assert sum(result.raw.values()) == pytest.approx(0.0, abs=1e-9)
+        assert sum(result.adjusted.values()) == pytest.approx(0.0, abs=1e-6)
+        acts = log.actions
+        last_bet = max(i for i, a in enumerate(acts) if not a.startswith("d ") and " sm " not in a)
+        tail = acts[last_bet + 1:]
+        board_after = [a for a in tail if a.startswith("d db ")]
+        # board cards dealt with no betting after them: the money was all in before the river
+        assert result.all_in == bool(board_after)
+        if not result.all_in:
+            assert result.adjusted == result.raw
+        # a seat that folded keeps its raw result
+        folded = {a.split()[0] for a in acts if a.endswith(" f")}
+        for seat in folded:
+            assert result.adjusted[seat] == result.raw[seat]
+
+    check()

@@ -41,7 +41,9 @@ def test_setup_fields_and_defaults():
     fixed = HoldemLogger(seats=2, variant="FT", blinds=(1, 2), stacks=[200, 150], antes=1, clock=None).to_dict()
     assert (fixed["small_bet"], fixed["big_bet"], fixed["antes"], fixed["starting_stacks"]) == (2, 4, [1, 1], [200, 150])
     assert "min_bet" not in fixed and "players" not in fixed
-    straddle = HoldemLogger(stacks=[1000] * 4, blinds=[5, 10, 20], min_bet=10, clock=None).to_dict()
+    straddle = HoldemLogger(stacks=[1000] * 4, blinds=[5, 10, 20], min_bet=10, clock=None,
+                            phh_fields={"table": "Aldebaran", "currency": "USD"}).to_dict()
+    assert (straddle["table"], straddle["currency"]) == ("Aldebaran", "USD")
     assert straddle["blinds_or_straddles"] == [5, 10, 20, 0] and straddle["min_bet"] == 10
 
 
@@ -142,6 +144,10 @@ def test_malformed_input_is_refused_with_a_clear_message():
         HoldemLogger(seats=2, antes="lots")
     with pytest.raises(LoggerInputError, match="small_bet and big_bet are fixed-limit"):
         HoldemLogger(seats=2, big_bet=4)
+    with pytest.raises(TypeError):
+        HoldemLogger(seats=2, blind=(1, 2))  # a misspelt keyword is not kept as a PHH field
+    with pytest.raises(LoggerInputError, match="'min_bet' is not a PHH field a logger may add"):
+        HoldemLogger(seats=2, phh_fields={"min_bet": 3})
     with pytest.raises(LoggerInputError, match="3 blinds for 2 seats"):
         HoldemLogger(seats=2, blinds=(1, 2, 4))
     logger = HoldemLogger(seats=3, clock=None)
@@ -163,6 +169,8 @@ def test_malformed_input_is_refused_with_a_clear_message():
         logger.action("d dh p9 AcAd")
     with pytest.raises(LoggerInputError, match="an empty action notation"):
         logger.action("   ")
+    with pytest.raises(LoggerInputError, match="a chat text has at most 4000 characters"):
+        logger.chat("x" * 4001, seat=1)
     with pytest.raises(LoggerInputError, match="unknown end reason 'won'"):
         logger.end("won")
     with pytest.raises(LoggerInputError, match="finishing_stacks must be a list of 3 amounts"):
