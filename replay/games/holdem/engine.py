@@ -411,6 +411,14 @@ class HoldemState:
             return ("db", BOARD_SIZES[self.street_index])
         return None
 
+    def may_show(self) -> list[str]:
+        """The seats that may show or muck now (``sm``): at a showdown (the hand over, or every
+        seat but one all-in), each seat still in the hand that has not shown yet. Showing is
+        never required: a seat's known cards count at the showdown whether shown or not."""
+        if self.stopped or not (self.over or (self.all_in_status and self.phase != BET)):
+            return []
+        return [self.seats[i] for i in range(self.n) if not self.folded[i] and not self.shown[i]]
+
     def by_seat(self, values: Sequence[Any]) -> dict[str, Any]:
         return dict(zip(self.seats, values))
 
