@@ -639,20 +639,20 @@ class HoldemState:
             raise LogFormatError(f"{seat!r} is not a seat of this hand ({', '.join(self.seats)})")
         if self.phase != HOLE:
             if self.over:
-                return self._fatal("event_after_end", None, index, f"the dealer deals {seat} cards after the hand is over")
+                return self._fatal("event_after_end", seat, index, f"the dealer deals {seat} cards after the hand is over")
             if self.phase == BET:
-                return self._fatal("out_of_turn", None, index,
+                return self._fatal("out_of_turn", seat, index,
                                    f"the dealer deals {seat} cards while {self.to_act} must act")
-            return self._fatal("wrong_deal", None, index,
+            return self._fatal("wrong_deal", seat, index,
                                f"the dealer deals {seat} hole cards when the {STREETS[self.street_index]} is due")
         due = self.seats[self.next_hole]
         if seat != due:
-            return self._fatal("wrong_deal", None, index, f"the dealer deals {seat} hole cards before {due}")
+            return self._fatal("wrong_deal", seat, index, f"the dealer deals {seat} hole cards before {due}")
         if len(cards) != 2:
-            return self._fatal("wrong_deal", None, index, f"the dealer deals {seat} {len(cards)} hole cards, not 2")
+            return self._fatal("wrong_deal", seat, index, f"the dealer deals {seat} {len(cards)} hole cards, not 2")
         problem = self._take_cards(cards)
         if problem:
-            return self._fatal("duplicate_card", None, index, f"the dealer deals {seat} {problem}")
+            return self._fatal("duplicate_card", seat, index, f"the dealer deals {seat} {problem}")
         self.hole[self.next_hole] = list(cards)
         self.next_hole += 1
         self.steps += 1
