@@ -102,6 +102,12 @@ def rank_python(cards: Sequence[int]) -> int:
     m1 = s0 | s1 | s2 | s3
     if m1 >> 13 or pop[s0] + pop[s1] + pop[s2] + pop[s3] != n:
         raise ValueError(f"cards must be distinct numbers 0..51: {list(cards)}")
+    return _value(s0, s1, s2, s3)
+
+
+def _value(s0: int, s1: int, s2: int, s3: int) -> int:
+    """The value of the best five of the cards in four suit masks (13 bits each, 7 cards at most)."""
+    pop = _POP
     # a flush excludes four of a kind and a full house in 7 cards or fewer
     for s in (s0, s1, s2, s3):
         if pop[s] >= 5:
@@ -109,6 +115,7 @@ def rank_python(cards: Sequence[int]) -> int:
             if top >= 0:
                 return STRAIGHT_FLUSH << 20 | top << 16
             return FLUSH << 20 | _TOP5[s]
+    m1 = s0 | s1 | s2 | s3
     a01 = s0 & s1
     a23 = s2 & s3
     m2 = a01 | a23 | ((s0 | s1) & (s2 | s3))
@@ -178,4 +185,11 @@ def describe(value: int) -> str:
     return f"a straight flush, {_NAMES[n1]} high"
 
 
-rank = rank_python
+try:
+    from . import _native
+except ImportError:  # not built (no C compiler at install): the pure-Python code, same answers
+    _native = None
+
+#: "native" (the C extension) or "python"
+BACKEND = "native" if _native is not None else "python"
+rank = _native.rank if _native is not None else rank_python

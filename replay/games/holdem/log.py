@@ -76,6 +76,8 @@ MAX_ACTION = 500
 #: every amount survives JSON's binary floating point exactly
 AMOUNT_LIMIT = 10 ** 15
 MAX_DIGITS = 15
+#: and at most this many decimal places (cents need 2; a chip is never split finer)
+MAX_PLACES = 8
 _SEAT = re.compile(r"p([1-9][0-9]?)")
 _AMOUNT_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?|[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
@@ -94,7 +96,10 @@ def _exact(value: Decimal) -> "int | Decimal":
     if value == value.to_integral_value():
         return int(value)
     value = value.normalize()
-    if len(value.as_tuple().digits) > MAX_DIGITS:
+    digits, exponent = value.as_tuple()[1:]
+    if -exponent > MAX_PLACES:  # type: ignore[operator]
+        raise ValueError(f"{str(value)[:40]} has more than {MAX_PLACES} decimal places")
+    if len(digits) > MAX_DIGITS:
         raise ValueError(f"{value} has more than {MAX_DIGITS} significant digits")
     return value
 

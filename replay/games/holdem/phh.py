@@ -14,8 +14,9 @@ How a hand maps onto the log:
   (it stops before its end). ``_end_reason`` (a user-defined field this writer adds where the
   rule would read otherwise) says it outright: ``"cancelled"``, ``"timeout"``, ``""`` for none;
 - ``_game_id``, ``_started_at`` and ``_meta`` carry the log's envelope (user-defined fields, as
-  PHH names them, with a leading underscore); every other field is kept as it is (TOML times and
-  dates as ISO text);
+  PHH names them, with a leading underscore); without ``_started_at``, ``started_at`` comes from
+  PHH's ``year``, ``month``, ``day``, ``time`` and ``time_zone`` when all are given; every other
+  field is kept as it is (TOML times and dates as ISO text);
 - amounts are read exactly (TOML ``0.25`` is ``Decimal('0.25')``); cards in any spelling
   ``parse_cards`` takes, written canonically.
 
@@ -41,12 +42,12 @@ Traceback (most recent call last):
 ...
 replay.log.LogFormatError: variant: 'PO' is not a variant of this game: the supported codes are NT (no-limit Texas hold'em) and FT (fixed-limit Texas hold'em)
 >>> [(p.first, p.last, p.log.starting_stacks) for p in read_games("[1]" + text + "[2]" + text.replace("87.25", "90"))]
-[(1, 9, [100, Decimal('87.25'), 100]), (10, 18, [100, 90, 100])]
+[(1, 9, [100, Decimal('87.25'), 100]), (10, 19, [100, 90, 100])]
 """
 
 from __future__ import annotations
 
-import io
+import functools
 import json
 import re
 import tomllib
@@ -54,10 +55,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import ValidationError
 
-from replay.log import LogFormatError
+from replay.log import MAX_DEPTH, LogFormatError, depth_message
 
 from .log import (
     FORMAT,
@@ -80,6 +82,8 @@ OWN_FIELDS = frozenset(GAME_FIELDS) | {"actions", "players", "finishing_stacks",
 _VARIANT_LINE = re.compile(r"^[ \t]*variant[ \t]*=[ \t]*['\"]", re.MULTILINE)
 _ACTIONS_LINE = re.compile(r"^[ \t]*actions[ \t]*=", re.MULTILINE)
 _HEADER = re.compile(r"[ \t]*\[(?!\[)[ \t]*([^\[\]#]+?)[ \t]*\][ \t]*(?:#.*)?")
+#: what tells a header: strings (skipped whole), multi-line string openings, comments, brackets
+_TOKEN = re.compile(r'"""' + r"|'''" + r'|"(?:[^"\\]|\\.)*"' + r"|'[^']*'" + r"""|[#\[\]"']""")
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -105,16 +109,19 @@ class _Scanner:
 
     def header(self, line: str) -> str | None:
         """The table name if ``line`` is a table header, else None; then takes the line in."""
-        if self.multiline is None and self.depth == 0:
-            found = _HEADER.fullmatch(line)
-            if found is not None:
-                return found.group(1)
+        if self.multiline is None:
+            if self.depth == 0 and line.lstrip()[:1] == "[":
+                found = _HEADER.fullmatch(line)
+                if found is not None:
+                    return found.group(1)
+            if "[" not in line and "]" not in line and '"""' not in line and "'''" not in line:
+                return None  # nothing here opens or closes what hides a header
         self._take(line)
         return None
 
     def _take(self, line: str) -> None:
-        i, n = 0, len(line)
-        while i < n:
+        i = 0
+        while True:
             closing = self.multiline
             if closing is not None:
                 end = line.find(closing, i)
@@ -125,27 +132,21 @@ class _Scanner:
                     return
                 self.multiline = None
                 i = end + 3
-                continue
-            char = line[i]
-            if char == "#":
-                return
-            if char in "\"'":
-                if line.startswith(char * 3, i):
-                    self.multiline = char * 3
-                    i += 3
-                    continue
-                end = line.find(char, i + 1)
-                while char == '"' and end > 0 and _escaped(line, end):
-                    end = line.find(char, end + 1)
-                if end < 0:
+            for token in _TOKEN.finditer(line, i):
+                kind = token.group()
+                if kind == "[":
+                    self.depth += 1
+                elif kind == "]":
+                    if self.depth:
+                        self.depth -= 1
+                elif kind in ('"""', "'''"):
+                    self.multiline = kind
+                    i = token.end()
+                    break
+                elif len(kind) == 1:  # a comment, or a string that does not close on its line
                     return
-                i = end + 1
-                continue
-            if char == "[":
-                self.depth += 1
-            elif char == "]" and self.depth:
-                self.depth -= 1
-            i += 1
+            else:
+                return
 
 
 def _escaped(line: str, at: int) -> bool:
@@ -219,7 +220,7 @@ class Hands(Sequence[Part]):
         return self._spans
 
     def _lines(self) -> Iterator[str]:
-        return iter(io.StringIO(self._text, newline=""))
+        return _split_lines(self._text)
 
     def __len__(self) -> int:
         return len(self._all())
@@ -231,6 +232,18 @@ class Hands(Sequence[Part]):
 
     def __iter__(self) -> Iterator[Part]:
         return iter_games(self._lines(), self._name)
+
+
+def _split_lines(text: str) -> Iterator[str]:
+    """``text.split("\\n")`` one line at a time (the lines ``read_logs`` numbers a file's bytes by)."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
 
 
 def iter_games(lines: Iterable[str], name: str | None = None) -> Iterator[Part]:
@@ -271,6 +284,8 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
     text = "\n".join(lines)
     try:
         data = tomllib.loads(text, parse_float=Decimal)
+    except RecursionError:
+        raise LogFormatError([(f"line {first}", depth_message())], name) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = _TOML_PLACE.search(message)
@@ -281,6 +296,8 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
             place = f"line {first + len(lines) - 1}"
             message = _TOML_AT_END.sub("", message) + " at the end of the text: not valid TOML"
         raise LogFormatError([(place, message)], name) from None
+    if _depth_over(data):
+        raise LogFormatError([(f"line {first}", depth_message())], name)
     while "variant" not in data and "actions" not in data and len(data) == 1:
         inner = next(iter(data.values()))
         if not isinstance(inner, dict):
@@ -289,6 +306,19 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
     if not data:
         raise LogFormatError([(f"line {first}", "no hand here (no variant, no actions)")], name)
     return data
+
+
+def _depth_over(value: Any, most: int = MAX_DEPTH - 2) -> bool:
+    """Whether a TOML value nests deeper than a log's JSON may (two levels go to the log and a
+    ``.phhs`` hand's own table)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            return True
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return False
 
 
 def _jsonable(value: Any) -> Any:
@@ -307,6 +337,31 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _jsonable(item) for key, item in value.items()}
     return value
+
+
+def start_time(table: dict[str, Any]) -> datetime | None:
+    """When the hand started, from PHH's ``year``, ``month``, ``day``, ``time`` (a TOML local
+    time) and ``time_zone`` (an IANA name), or None unless all of them are given and valid.
+
+    >>> start_time({"year": 2026, "month": 11, "day": 14, "time": time(21, 47, 9), "time_zone": "UTC"})
+    datetime.datetime(2026, 11, 14, 21, 47, 9, tzinfo=zoneinfo.ZoneInfo(key='UTC'))
+    >>> start_time({"year": 2026, "month": 2, "day": 30, "time": time(1, 0), "time_zone": "UTC"}) is None
+    True
+    """
+    year, month, day, clock, zone = (table.get(k) for k in ("year", "month", "day", "time", "time_zone"))
+    if not (all(type(v) is int for v in (year, month, day)) and type(clock) is time
+            and type(zone) is str and zone in _zones()):
+        return None
+    try:
+        return datetime.combine(date(year, month, day), clock, tzinfo=ZoneInfo(zone))  # type: ignore[arg-type]
+    except (ValueError, OverflowError, ZoneInfoNotFoundError):  # a date that does not exist
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows (a hand's ``time_zone`` is looked up only among these)."""
+    return frozenset(available_timezones())
 
 
 def end_reason(actions: Sequence[str], seats: int, given: bool) -> str | None:
@@ -364,6 +419,10 @@ def from_table(table: dict[str, Any], name: str | None = None) -> HoldemLog:
     if "_started_at" in table:
         started = table["_started_at"]
         data["started_at"] = started.isoformat() if isinstance(started, datetime) else started
+    else:
+        started = start_time(table)
+        if started is not None:
+            data["started_at"] = started.isoformat()
     names = table.get("players")
     if names is not None:
         if not isinstance(names, list):

@@ -119,8 +119,9 @@ def test_every_amount_in_cents_survives_json(amount):
 
 
 def test_amounts_json_cannot_hold_exactly_are_refused():
-    assert errors_of(spec(min_bet=0.1234567890123456)) == [
-        ("min_bet", "0.1234567890123456 has more than 15 significant digits")]
+    assert errors_of(spec(min_bet=12345678.12345678)) == [
+        ("min_bet", "12345678.12345678 has more than 15 significant digits")]
+    assert errors_of(spec(min_bet=0.123456789)) == [("min_bet", "0.123456789 has more than 8 decimal places")]
     assert errors_of(spec(min_bet=10.0 ** 16))[0][0] == "min_bet"
     assert errors_of(spec(min_bet=True)) == [("min_bet", "True is not an amount (a number)")]
     assert errors_of(spec(min_bet="100")) == [("min_bet", "'100' is not an amount (a number)")]
@@ -278,3 +279,20 @@ def test_the_schema_on_disk_is_the_models():
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+notation_words = st.sampled_from(["d", "dh", "db", "p1", "p3", "P2", "p10", "f", "cc", "cbr", "sm", "sd", "-", "#",
+                                  "300", "0.25", "1,000", "Ac2d", "????", "10h", "K♠", "7c8d2s", "x", "", "  "])
+
+
+@given(st.one_of(st.lists(notation_words, max_size=6).map(" ".join), st.text(max_size=30)))
+@settings(max_examples=500, deadline=None)
+def test_any_text_is_notation_or_an_action_error_and_the_engine_reads_what_the_log_keeps(text):
+    from replay.games.holdem import engine
+
+    try:
+        canonical = canonical_action(text)
+    except ActionError:
+        return
+    assert canonical_action(canonical) == canonical
+    engine.parse_action(canonical)  # never refused: the log keeps only what the engine reads
