@@ -411,6 +411,14 @@ class HoldemState:
             return ("db", BOARD_SIZES[self.street_index])
         return None
 
+    def may_show(self) -> list[str]:
+        """The seats that may show or muck now (``sm``): at a showdown (the hand over, or every
+        seat but one all-in), each seat still in the hand that has not shown yet. Showing is
+        never required: a seat's known cards count at the showdown whether shown or not."""
+        if self.stopped or not (self.over or (self.all_in_status and self.phase != BET)):
+            return []
+        return [self.seats[i] for i in range(self.n) if not self.folded[i] and not self.shown[i]]
+
     def by_seat(self, values: Sequence[Any]) -> dict[str, Any]:
         return dict(zip(self.seats, values))
 
@@ -631,20 +639,20 @@ class HoldemState:
             raise LogFormatError(f"{seat!r} is not a seat of this hand ({', '.join(self.seats)})")
         if self.phase != HOLE:
             if self.over:
-                return self._fatal("event_after_end", None, index, f"the dealer deals {seat} cards after the hand is over")
+                return self._fatal("event_after_end", seat, index, f"the dealer deals {seat} cards after the hand is over")
             if self.phase == BET:
-                return self._fatal("out_of_turn", None, index,
+                return self._fatal("out_of_turn", seat, index,
                                    f"the dealer deals {seat} cards while {self.to_act} must act")
-            return self._fatal("wrong_deal", None, index,
+            return self._fatal("wrong_deal", seat, index,
                                f"the dealer deals {seat} hole cards when the {STREETS[self.street_index]} is due")
         due = self.seats[self.next_hole]
         if seat != due:
-            return self._fatal("wrong_deal", None, index, f"the dealer deals {seat} hole cards before {due}")
+            return self._fatal("wrong_deal", seat, index, f"the dealer deals {seat} hole cards before {due}")
         if len(cards) != 2:
-            return self._fatal("wrong_deal", None, index, f"the dealer deals {seat} {len(cards)} hole cards, not 2")
+            return self._fatal("wrong_deal", seat, index, f"the dealer deals {seat} {len(cards)} hole cards, not 2")
         problem = self._take_cards(cards)
         if problem:
-            return self._fatal("duplicate_card", None, index, f"the dealer deals {seat} {problem}")
+            return self._fatal("duplicate_card", seat, index, f"the dealer deals {seat} {problem}")
         self.hole[self.next_hole] = list(cards)
         self.next_hole += 1
         self.steps += 1

@@ -51,14 +51,14 @@ def test_out_of_turn():
 
 
 def test_wrong_deal():
-    assert findings(["d dh p2 Ac2d"]) == [("wrong_deal", 0, None, True)]
-    assert findings(["d dh p1 Ac2d3d"]) == [("wrong_deal", 0, None, True)]
+    assert findings(["d dh p2 Ac2d"]) == [("wrong_deal", 0, "p2", True)]  # (a hole deal names its seat)
+    assert findings(["d dh p1 Ac2d3d"]) == [("wrong_deal", 0, "p1", True)]
     assert findings(DEAL + ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQhJh"]) == [("wrong_deal", 6, None, True)]
     assert findings(DEAL[:1] + ["d db AhKhQh"]) == [("wrong_deal", 1, None, True)]
 
 
 def test_duplicate_card():
-    assert findings(["d dh p1 Ac2d", "d dh p2 AcTd"]) == [("duplicate_card", 1, None, True)]
+    assert findings(["d dh p1 Ac2d", "d dh p2 AcTd"]) == [("duplicate_card", 1, "p2", True)]
     end = ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQh", "p1 cc", "p2 cc", "p3 cc", "d db 3s", "p1 cc", "p2 cc",
            "p3 cc", "d db 4s", "p1 cc", "p2 cc", "p3 cc"]
     assert findings(DEAL + end + ["p1 sm AcAd"]) == [("duplicate_card", 18, "p1", True)]
