@@ -283,7 +283,8 @@ class Ingester:
         of several games whose reader tells where a game starts (``ForeignFormat.starts_game``),
         as pieces of whole games of about ``PIECE_BYTES`` each, read and judged one after
         another (a file over the size limit too: the limit is then each piece's). Each piece is
-        an input of its own (its bytes kept as its own receipt, under the file's name); its
+        an input of its own, its bytes kept as its own receipt named ``path:line`` by its first
+        line (``export --inputs`` gives the pieces; joined in line order they are the file); its
         games are named by their line in the whole file."""
         reader = None
         if path != "-":
@@ -295,9 +296,9 @@ class Ingester:
         if reader is None:
             yield self._read(path, stdin)
             return
-        offset = 0
         for first_line, data in _pieces(path, reader.starts_game):
             item = self._plan(data, path, "file", True)
+            item.source = f"{path}:{first_line}"  # the piece's receipt: the file's bytes from that line
             offset = first_line - 1
             if offset:
                 for game in item.games:

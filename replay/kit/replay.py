@@ -61,12 +61,18 @@ class BaseReplay:
         """The game's own facts for ``outcome`` (the winner is added there); none by default."""
         return {}
 
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Each seat's counters for ``outcome`` (what the game's ``seat_figures`` sum); none by default."""
+        return {}
+
     def outcome(self) -> Outcome:
-        """The game-neutral outcome: end, winners, no roles, and ``facts()`` with the winner."""
+        """The game-neutral outcome: end, winners, no roles, ``facts()`` with the winner, and
+        ``counts()``."""
         facts = self.facts()
         if self.winner is not None:  # type: ignore[attr-defined]
             facts["winner"] = self.winner  # type: ignore[attr-defined]
-        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts)  # type: ignore[attr-defined]
+        return Outcome(end=self.end_reason, winners=tuple(self.winners), roles={}, facts=facts,  # type: ignore[attr-defined]
+                       counts=self.counts())
 
     def summary(self, length: str, won: str = "in", extra: str = "") -> str:
         """The one-line summary every game prints alike: ``<game_id>  <game>  <result><extra>

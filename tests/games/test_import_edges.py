@@ -143,9 +143,19 @@ def ours(target: str) -> bool:
     return target.split(".")[0] in PACKAGES
 
 
+@lru_cache(maxsize=None)
+def native_modules() -> frozenset[str]:
+    """Our C extensions' modules (``replay/games/holdem/_native.c`` -> ``replay.games.holdem._native``):
+    they import none of our modules, so an import of one is no edge (not one to its package)."""
+    return frozenset(module_name(p) for package in PACKAGES for p in (ROOT / package).rglob("_*.c"))
+
+
 def owning_module(target: str) -> str | None:
     """The module of ours an import target names (``replay.games.base.Fact`` -> ``replay.games.base``)."""
     modules = all_modules()
+    natives = native_modules()
+    if any(target == n or target.startswith(n + ".") for n in natives):
+        return None
     while target and target not in modules:
         target = target.rpartition(".")[0]
     return target or None
