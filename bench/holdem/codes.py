@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from replay.codec.generic import _body_length  # noqa: E402
 from replay.games.holdem import phh  # noqa: E402
+from replay.games.holdem.bots import BOTS, play_game  # noqa: E402
 from replay.games.holdem.cards import cards_text  # noqa: E402
 from replay.games.holdem.codec import CODEC, _raw_object, information_parts  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
@@ -84,8 +85,6 @@ def engine_hand(seed: int):
 
 
 def bots_hand(seed: int):
-    from replay.games.holdem.bots import BOTS, play_game
-
     return play_game(seed, list(BOTS), players=SEATS, stacks=STACK, blinds=BLINDS)
 
 

@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from replay.games.holdem.cards import cards_text  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
+from replay.games.holdem.log import parse  # noqa: E402
 from replay.games.holdem.replay import HoldemReplay  # noqa: E402
 
 
@@ -106,7 +107,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rng = random.Random(26)
     hands = [random_hand(rng, args.seats) for _ in range(args.hands)]
-    from replay.games.holdem.log import parse
     logs = [parse({"format": "holdem/1", **{k: v for k, v in h.items() if k != "actions"},
                    "events": [{"action": a} for a in h["actions"]]}) for h in hands]
     # the corpus is built once and held: freeze it, so that Python's cyclic garbage collector does

@@ -32,7 +32,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from replay.games.holdem import evaluator  # noqa: E402
-from replay.games.holdem.cards import cards_text  # noqa: E402
+from replay.games.holdem.bots import play_game  # noqa: E402
+from replay.games.holdem.cards import cards_text, parse_cards  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
 from replay.games.holdem.equity import _seven_card_tables, equities, step_equities  # noqa: E402
 from replay.games.holdem.log import parse  # noqa: E402
@@ -74,8 +75,6 @@ def engine_log(seed: int):
 
 def spectator_steps(seed: int, source: str) -> list[dict]:
     if source == "bots":
-        from replay.games.holdem.bots import play_game
-
         log = play_game(seed, players=SEATS, stacks=STACK, blinds=tuple(BLINDS[:2]))
     else:
         log = engine_log(seed)
@@ -95,8 +94,6 @@ def time_hands(hands: list[list[dict]], native: bool) -> tuple[list[float], list
 
 def positions(steps: list[dict]) -> list[tuple]:
     """The distinct positions step_equities computes for a hand: (holes, board, dead, deals)."""
-    from replay.games.holdem.cards import parse_cards
-
     seen, out = set(), []
     for step in steps:
         hole, folded = step["hole"], set(step["folded"])
@@ -114,8 +111,6 @@ def positions(steps: list[dict]) -> list[tuple]:
 
 def pokerkit_seconds(steps: list[dict], cap: int) -> tuple[float, int]:
     from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
-
-    from replay.games.holdem.cards import cards_text
 
     total, count = 0.0, 0
     for holes, board, dead, deals in positions(steps):

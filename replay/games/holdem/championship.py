@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 import click
+from rich.console import Console
+from rich.table import Table
 
 from replay.clitools import EXIT_BAD_INPUT, UserError, read_entries
 
@@ -149,8 +151,6 @@ class Leaderboard:
 
     def table(self) -> Any:
         """The leaderboard as a ``rich`` table."""
-        from rich.table import Table
-
         table = Table(title=f"Texas hold'em: {self.hands} hands, {self.all_in_hands} all-in before the river "
                             f"(bb/100, 95% interval)")
         for name, justify in (("Bot", "left"), ("Hands", "right"), ("Raw", "right"), ("All-in adjusted", "right"),
@@ -326,8 +326,6 @@ def championship_command(paths: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps({**board.to_json(), "unreadable": counts["unreadable"],
                                "other_games": counts["other games"]}, ensure_ascii=False, indent=2))
     else:
-        from rich.console import Console
-
         Console().print(board.table())
         left = [f"{n} {what}" for what, n in (("not countable (fatal finding, unfinished or unsettled)",
                                                 board.skipped), *((k, v) for k, v in counts.items())) if n]

@@ -31,6 +31,8 @@ True
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from typing import Sequence
 
 #: category names, indexed by ``value >> 20``
@@ -185,10 +187,12 @@ def describe(value: int) -> str:
     return f"a straight flush, {_NAMES[n1]} high"
 
 
-try:
-    from . import _native
+try:  # the C extension, a module beside this one (``from . import`` would name the package)
+    from ._native import rank as _native_rank, showdowns as _native_showdowns
 except ImportError:  # not built (no C compiler at install): the pure-Python code, same answers
     _native = None
+else:
+    _native = SimpleNamespace(rank=_native_rank, showdowns=_native_showdowns)
 
 #: "native" (the C extension) or "python"
 BACKEND = "native" if _native is not None else "python"

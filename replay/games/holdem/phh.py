@@ -296,6 +296,8 @@ def _load(lines: list[str], first: int, name: str | None) -> dict[str, Any]:
             place = f"line {first + len(lines) - 1}"
             message = _TOML_AT_END.sub("", message) + " at the end of the text: not valid TOML"
         raise LogFormatError([(place, message)], name) from None
+    except ValueError as exc:  # a number too long for Python to read (tomllib lets int() raise it)
+        raise LogFormatError([(f"line {first}", f"a number TOML cannot hold: {str(exc)[:100]}")], name) from None
     if _depth_over(data):
         raise LogFormatError([(f"line {first}", depth_message())], name)
     while "variant" not in data and "actions" not in data and len(data) == 1:

@@ -32,6 +32,7 @@ from replay.kit.replay import BaseReplay, SeatError, counted
 from .cards import card_text, cards_text
 from .engine import STREETS, HoldemState, Settlement, _parsed, _NOOP
 from .evaluator import describe, rank
+from .stats import seat_counts
 
 _BOARD_NAMES = {3: "Flop", 4: "Turn", 5: "River"}
 
@@ -121,6 +122,14 @@ class HoldemReplay(BaseReplay):
         return {"variant": str(getattr(self.log, "variant", "")), "seats": state.n, "stakes": self.stakes(),
                 "street": state.street, "showdown": "yes" if state.street_index == 4 else "no",
                 "biggest_pot": biggest}
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Each seat's counters for the stats pages' figures (``stats.seat_counts``): none for a
+        hand stopped by a fatal finding or whose pots are not settled."""
+        s = self.settlement
+        if not self.checked or s is None or not s.settled:
+            return {}
+        return seat_counts(self.log, dict(zip(self.state.seats, s.payoffs)), self.state.street, self.winners)
 
     def summary_line(self) -> str:
         """``t/1  holdem  p3 won in 10 actions (3 seats, pot 700)  0 findings``"""
