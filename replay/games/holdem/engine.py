@@ -553,6 +553,23 @@ class HoldemState:
         action = _CACHE.get(text) or _parsed(text)
         if action is _NOOP:
             return []
+        if action[1] == "cc" and self.phase == BET:  # the commonest action, inline
+            actors = self.actors
+            p = self.index.get(action[0])
+            if actors and p == actors[0]:
+                bets = self.bets
+                amount = self.top - bets[p]
+                stack = self.stacks[p]
+                if amount > stack:
+                    amount = stack
+                actors.pop(0)
+                self.acted |= 1 << p
+                bets[p] += amount
+                self.stacks[p] = stack - amount
+                self.steps += 1
+                if not actors:
+                    self._end_betting()
+                return []
         return self.apply(action, index)
 
     def apply(self, action: tuple, index: int | None = None) -> list[Finding]:
