@@ -976,7 +976,10 @@ class HoldemState:
                                                 f"the log gives {seats[i]} a finishing stack of {finishing_stacks[i]}: "
                                                 f"{w} from the pots, but it {what}", None))
             if usable and sum(logged) > pot_total:
-                usable = False
+                usable = False  # chips are not conserved: more paid out than went in
+                kind = "winnings_mismatch" if source == "winnings" else "stacks_mismatch"
+                findings.append(Finding(step, kind, None,
+                                        f"the log's {source} pay out {sum(logged)} from pots of {pot_total}", None))
         settled = not unknown and self.over
         rake: Any = 0
         if usable:
