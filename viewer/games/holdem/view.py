@@ -227,8 +227,12 @@ def seat_places(seats: tuple[str, ...], perspective: str) -> dict[str, dict[str,
     for k, seat in enumerate(seats):
         angle = math.pi / 2 + 2 * math.pi * ((k - turn) % n) / n
         c, s = math.cos(angle), math.sin(angle)
-        places[seat] = {"x": round(50 + 38 * c, 2), "y": round(50 + 38 * s, 2),
-                        "bx": round(50 + 21 * c, 2), "by": round(50 + 23 * s, 2)}
+        x, y = 50 + 38 * c, 50 + 38 * s
+        if abs(s) < 0.45:  # a seat at the side: its bet just above it, clear of the board cards
+            bx, by = 50 + 28 * c, y - 12
+        else:
+            bx, by = 50 + 21 * c, 50 + 23 * s
+        places[seat] = {"x": round(x, 2), "y": round(y, 2), "bx": round(bx, 2), "by": round(by, 2)}
     return places
 
 
