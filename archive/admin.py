@@ -19,7 +19,8 @@ from .analyses import drop_orphan_analyses, forget_analysis
 from .blobs import BlobStore
 from .ids import PublicIds
 from .ingest import Ingester
-from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, RatingHistory, Receipt
+from .models import (Blob, Game, GameFact, GameFinding, GamePlayer, GameSeatCount, GameTag, Quarantined,
+                     RatingHistory, Receipt)
 from .queries import Queries
 from .records import (QUARANTINED, ArchiveError, IngestResult, Page, QuarantinedInput, _aware, _now, _safe_relative,
                       _sha, raw_extension, replay_code)
@@ -204,7 +205,7 @@ class Admin:
             share = self.summaries.game_share(conn, row_id)
             conn.execute(delete(GameTag).where(self.summaries.tag_rows(share, row_id)))
             # no foreign key cascades to these (migrations 0009 and 0011): each is deleted here
-            for table in (GamePlayer, GameFinding, GameFact, RatingHistory):
+            for table in (GamePlayer, GameFinding, GameFact, GameSeatCount, RatingHistory):
                 conn.execute(delete(table).where(table.game_id == row_id))
             keys = forget_analysis(conn, row_id)
             conn.execute(delete(Game).where(Game.id == row_id))

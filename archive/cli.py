@@ -223,12 +223,18 @@ def ingest_command(paths: tuple[str, ...], db: str | None, watch_dir: str | None
 def _ingest_with_progress(archive, paths, err, quiet: bool, report) -> None:
     """Ingest as the walk goes: no file is listed or stat-ed before the first game is stored."""
     show = not quiet and err.is_terminal
-    with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files"),
-                  console=err, transient=True, disable=not show) as progress:
-        task = progress.add_task("ingest", total=None)
-        for _path, found in archive.iter_ingest(paths):
+    with Progress(SpinnerColumn(), TextColumn("ingesting"), MofNCompleteColumn(), TextColumn("files,"),
+                  TextColumn("{task.fields[games]:,} games"), console=err, transient=True,
+                  disable=not show) as progress:
+        task = progress.add_task("ingest", total=None, games=0)
+        games = 0
+        last = None
+        for path, found in archive.iter_ingest(paths):
             report(found)
-            progress.advance(task)
+            games += len(found)
+            # a large file of many games comes in pieces (archive/ingest.py): one file, games as they go
+            progress.update(task, advance=0 if path == last else 1, games=games)
+            last = path
 
 
 class _FolderWatch:
@@ -509,6 +515,7 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
         columns += [f"as {role}", f"won as {role}"]
     if module.has_analysis:
         columns += ["analysed", "mistakes", "lost/game"]
+    columns += [figure.label + (" (95%)" if figure.spread else "") for figure in module.seat_figures]
     title = f"{game} by {by}: rating = mu - 3 sigma (Plackett-Luce; --json for mu, sigma)"
     if module.has_analysis:
         title += "; analysed: games with an analysis (see 'archive analyse'), lost/game: lost per analysed game"
@@ -525,11 +532,32 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
         if module.has_analysis:
             per_game = "-" if r["lost_per_game"] is None else f"{r['lost_per_game']:.2f}"
             cells += [str(r["analysed_games"]), str(r["mistakes"]), per_game]
+        cells += [figure_text(figure, (r.get("figures") or {}).get(figure.name)) for figure in module.seat_figures]
         table.add_row(*cells)
     _console(wide=True).print(table)
 
 
 _NO_ANALYSIS = {"analysed_games": 0, "cards": 0, "mistakes": 0, "lost": 0, "lost_per_game": None}
+
+
+def figure_text(figure, found: dict | None) -> str:
+    """A seat figure as a table shows it: ``23.5%``, ``+12.40 ± 8.10 bb/100``, ``-`` for none.
+
+    >>> from replay.games.base import SeatFigure
+    >>> figure_text(SeatFigure("vpip", "VPIP", count="vpip", of="dealt"), {"value": 23.5, "interval": None, "n": 40})
+    '23.5%'
+    >>> figure_text(SeatFigure("bb", "bb/100", count="w", of="n", unit=" bb/100", spread="w2"),
+    ...             {"value": 12.4, "interval": 8.1, "n": 300})
+    '+12.40 ± 8.10 bb/100'
+    >>> figure_text(SeatFigure("vpip", "VPIP", count="vpip", of="dealt"), None)
+    '-'
+    """
+    if not found or found.get("value") is None:
+        return "-"
+    if figure.spread:
+        spread = "" if found.get("interval") is None else f" ± {found['interval']:.2f}"
+        return f"{found['value']:+.2f}{spread}{figure.unit}"
+    return f"{found['value']:.1f}{figure.unit}"
 
 
 def _seconds(ms: int | None) -> str:

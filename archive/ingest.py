@@ -44,12 +44,14 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 from sqlalchemy import Connection, DateTime, Engine, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
+from replay.games import get as get_game, names as game_names
+from replay.games.base import ForeignFormat
 from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, LogFormatError, is_log_name, read_logs
 
 from .blobs import BlobStore
 from .database import insert_many, insert_tuples
 from .ids import PublicIds
-from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameTag, Quarantined, Receipt
+from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameSeatCount, GameTag, Quarantined, Receipt
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
                       _lc, _looks_like_json_lines, _now, _seat_name, _sha, _utc_naive, _whole_error, bot_base,
                       replay_code)
@@ -68,6 +70,12 @@ from .writer import BEHIND, IN_FLIGHT, WriterConfig, WriterProcess
 BATCH_GAMES = 512
 #: Bytes read ahead per transaction (a batch also ends here): memory stays flat whatever the input.
 BATCH_BYTES = 8 * 1024 * 1024
+#: a file of several games in a text format larger than this is read in pieces (``_pieces``)
+STREAM_BYTES = 4 * 1024 * 1024
+#: about the size of each piece
+PIECE_BYTES = 1024 * 1024
+#: how much of a file tells its format
+SNIFF_BYTES = 64 * 1024
 #: Batches between two folds of the counter deltas (readers add the unfolded ones): 1,024 games.
 FOLD_EVERY = 2
 #: Folders with more entries than this are walked in the order the file system gives (not
@@ -260,15 +268,45 @@ class Ingester:
         batch: list[tuple[str, _Input]] = []
         games = size = 0
         for path in walk_paths(paths):
-            item = self._read(path, stdin)
-            batch.append((path, item))
-            games += max(1, len(item.games))
-            size += len(item.data)
-            if games >= BATCH_GAMES or size >= BATCH_BYTES:
-                yield batch, True
-                batch, games, size = [], 0, 0
+            for item in self._read_streamed(path, stdin):
+                batch.append((path, item))
+                games += max(1, len(item.games))
+                size += len(item.data)
+                if games >= BATCH_GAMES or size >= BATCH_BYTES:
+                    yield batch, True
+                    batch, games, size = [], 0, 0
         if batch:
             yield batch, False
+
+    def _read_streamed(self, path: str, stdin: BinaryIO | None) -> Iterator[_Input]:
+        """A file as one input, or, when it is larger than ``STREAM_BYTES`` and in a text format
+        of several games whose reader tells where a game starts (``ForeignFormat.starts_game``),
+        as pieces of whole games of about ``PIECE_BYTES`` each, read and judged one after
+        another (a file over the size limit too: the limit is then each piece's). Each piece is
+        an input of its own (its bytes kept as its own receipt, under the file's name); its
+        games are named by their line in the whole file."""
+        reader = None
+        if path != "-":
+            try:
+                big = os.path.getsize(path) > STREAM_BYTES
+            except OSError:
+                big = False
+            reader = _piece_reader(path) if big else None
+        if reader is None:
+            yield self._read(path, stdin)
+            return
+        offset = 0
+        for first_line, data in _pieces(path, reader.starts_game):
+            item = self._plan(data, path, "file", True)
+            offset = first_line - 1
+            if offset:
+                for game in item.games:
+                    game.source = _shifted(game.source, path, offset)
+                    if game.entry is not None:
+                        game.entry.source = game.source
+                        if game.entry.error is not None:
+                            game.entry.error.source = game.source
+            yield item
 
     def store_entries(self, raw: bytes, entries: list[LogEntry], source: str, origin: str, listed: bool
                       ) -> list[IngestResult]:
@@ -592,7 +630,7 @@ class Ingester:
                 row = {"id": game_id, **game.rows["game"], "raw_blob_id": game.blob_id, "ingested_at": now}
                 rows.append(row)
             insert_many(conn, Game.__table__, rows)
-            players, findings, facts = [], [], []
+            players, findings, facts, seat_counts = [], [], [], []
             tags: list[tuple[Any, ...]] = []  # (tag, started_key, game_id, listed, num): a game has dozens
             sqlite = conn.dialect.name == "sqlite"
             deltas: dict[tuple[str, str], list[Any]] = {}
@@ -605,6 +643,7 @@ class Ingester:
                     players.append({**p, "game_id": game_id})
                 findings.extend({**f, "game_id": game_id} for f in parts["findings"])
                 facts.extend({**f, "game_id": game_id} for f in parts["facts"])
+                seat_counts.extend({**c, "game_id": game_id} for c in parts.get("counts", ()))
                 listed = game.listed
                 game_tag_list, counts, numbers = _summaries(parts)
                 tags.extend([(t, key, game_id, listed, numbers.get(t)) for t in game_tag_list])
@@ -616,7 +655,8 @@ class Ingester:
                     conn.execute(update(Quarantined).where(Quarantined.blob_id == game.blob_id,
                                                            Quarantined.resolved == False)  # noqa: E712
                                  .values(resolved=True, resolved_at=_now()))
-            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts)):
+            for table, values in ((GamePlayer, players), (GameFinding, findings), (GameFact, facts),
+                                  (GameSeatCount, seat_counts)):
                 insert_many(conn, table.__table__, values)
             insert_tuples(conn, GameTag.__table__, ("tag", "started_key", "game_id", "listed", "num"), tags)
             self.summaries.add(conn, total_rows(deltas), merged=True)
@@ -705,7 +745,11 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     fact_rows = [{"name": name, "value": str(value)[:200],
                   "num": value if isinstance(value, int) and not isinstance(value, bool) else None}
                  for name, value in sorted(outcome.facts.items())]
-    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds}
+    count_rows = [{"seat": _seat_name(seat), "name": name, "value": int(value)}
+                  for seat, counts in sorted(outcome.counts.items(), key=lambda item: _seat_name(item[0]))
+                  for name, value in sorted(counts.items())]
+    return {"game": row, "players": player_rows, "findings": finding_rows, "facts": fact_rows, "kinds": kinds,
+            "counts": count_rows}
 
 
 def _finish(rows: dict[str, Any], log, canonical: str) -> None:
@@ -760,6 +804,52 @@ def _first_line(exc: SQLAlchemyError) -> str:
     orig = getattr(exc, "orig", None)
     lines = str(orig if orig is not None else exc).strip().splitlines()
     return (lines[0] if lines else exc.__class__.__name__)[:500]
+
+
+def _piece_reader(path: str) -> ForeignFormat | None:
+    """The text reader of several games per file, that tells where a game starts, which takes
+    the file at ``path`` (by its first ``SNIFF_BYTES``), or None."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError:
+        return None
+    if head.startswith(ZSTD_MAGIC):
+        return None
+    text = head.decode("utf-8-sig", errors="ignore")
+    if text.lstrip().startswith("{"):
+        return None
+    for name in game_names():
+        for reader in get_game(name).readers:
+            if reader.starts_game is not None and reader.read_games is not None and reader.looks_like(text):
+                return reader
+    return None
+
+
+def _pieces(path: str, starts_game: Callable[[str], bool]) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` of each piece of the file: whole games, cut before
+    a line that starts one once a piece holds ``PIECE_BYTES``. Every byte is in one piece."""
+    piece: list[bytes] = []
+    size = 0
+    first = number = 1
+    with open(path, "rb") as fh:
+        for line in fh:
+            if size >= PIECE_BYTES and starts_game(line.decode("utf-8", errors="replace")):
+                yield first, b"".join(piece)
+                piece, size, first = [], 0, number
+            piece.append(line)
+            size += len(line)
+            number += 1
+    if piece:
+        yield first, b"".join(piece)
+
+
+def _shifted(source: str, path: str, offset: int) -> str:
+    """``path:12`` of a piece that starts at the file's line ``offset + 1`` -> ``path:(12 + offset)``."""
+    head, colon, line = source.rpartition(":")
+    if colon and head == path and line.isdigit():
+        return f"{path}:{int(line) + offset}"
+    return f"{path}:{offset + 1}" if source == path else source
 
 
 def walk_paths(paths: Iterable[str]) -> Iterator[str]:

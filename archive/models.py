@@ -160,6 +160,18 @@ class GameFact(Base):
     )
 
 
+class GameSeatCount(Base):
+    """One counter of one seat of a game (``Outcome.counts``): what a game's ``seat_figures``
+    (hands dealt, hands played, showdowns won...) are summed from. Written with its game,
+    deleted with it by Admin.delete_row; no migration is needed for a new game's counters."""
+
+    __tablename__ = "game_seat_counts"
+    game_id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=False)
+    seat: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[int] = mapped_column(BigInteger)
+
+
 class Receipt(Base):
     """One input as received: its bytes come back as the listed blobs joined by ``\\n``."""
 

@@ -32,11 +32,11 @@ from sqlalchemy import Connection, Engine, and_, case, exists, false, func, or_,
 
 from .blobs import BlobStore
 from .ids import PublicIds
-from .models import Blob, Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameTag
+from .models import Blob, Counter, CounterDelta, Game, GameFact, GameFinding, GamePlayer, GameSeatCount, GameTag
 from .filters import FACT, NEUTRAL, clean_filters, game_name
 from .records import ArchivedGame, ArchiveError, CursorError, GameSummary, Page, _as_datetime, _aware, _like_pattern, \
     _utc_naive, bot_base
-from .summaries import ALL, NO_START, Summaries, counted_role, number_tag, think_list
+from .summaries import ALL, NO_START, Summaries, counted_role, number_tag, seat_figures, think_list
 
 SORTS = {"started_at": Game.started_at, "ingested_at": Game.ingested_at, "findings": Game.findings}
 SORT_INDEXES = {"started_at": "ix_games_started", "ingested_at": "ix_games_ingested", "findings": "ix_games_findings"}
@@ -551,7 +551,35 @@ class Queries:
                     row["role_games"] = int(r.role_games or 0)
                     row["role_won"] = int(r.role_won or 0)
                 out.append(row)
+            figures = seat_figures(game)
+            if figures and out:
+                self._add_figures(conn, out, by, game, figures, listed_only)
         return out
+
+    @staticmethod
+    def _add_figures(conn: Connection, rows: list[dict[str, Any]], by: str, game: str, figures: tuple,
+                     listed_only: bool) -> None:
+        """Each row's ``figures``: the game's ``seat_figures`` (``value`` and, where the figure has a
+        spread, ``interval``), from the sums of its seats' counters (``game_seat_counts``)."""
+        key = GamePlayer.name if by == "player" else GamePlayer.bot
+        names = sorted({c for f in figures for c in f.counters()})
+        keys = [r[by] for r in rows]
+        query = (select(key.label("key"), GameSeatCount.name, func.sum(GameSeatCount.value).label("total"))
+                 .select_from(GamePlayer)
+                 .join(Game, Game.id == GamePlayer.game_id)
+                 .join(GameSeatCount, and_(GameSeatCount.game_id == GamePlayer.game_id,
+                                           GameSeatCount.seat == GamePlayer.seat))
+                 .where(Game.game == game, key.in_(keys), GameSeatCount.name.in_(names))
+                 .group_by(key, GameSeatCount.name))
+        if listed_only:
+            query = query.where(Game.listed.is_(True))
+        sums: dict[Any, dict[str, int]] = {}
+        for r in conn.execute(query):
+            sums.setdefault(r.key, {})[r.name] = int(r.total or 0)
+        for row in rows:
+            got = sums.get(row[by], {})
+            row["figures"] = {f.name: {"value": f.value(got), "interval": f.interval(got), "n": got.get(f.of, 0)}
+                              for f in figures}
 
 
 #: the keywords ``Archive.list`` takes besides a game's facts (``archive/filters.py``)

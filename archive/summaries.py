@@ -127,6 +127,12 @@ def tags_of_rows(game: Mapping[str, Any], players: Iterable[Mapping[str, Any]], 
                      [f["name"] for f in facts if f["num"] is not None])
 
 
+def seat_figures(game: str) -> tuple:
+    """The figures per player a game's stats show (``GameModule.seat_figures``); none for a game
+    the registry does not know."""
+    return tuple(get_game(game).seat_figures) if game in game_names() else ()
+
+
 def counted_role(game: str) -> str | None:
     """The role a game's counters keep (``GameModule.counted_role``); None for a game the
     registry does not know (its plugin uninstalled since)."""

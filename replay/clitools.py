@@ -14,7 +14,7 @@ from typing import Iterable
 import click
 
 from .errors import ReplayError
-from .log import LOG_SUFFIXES, LogEntry, LogFormatError, expand_paths, read_path
+from .log import LogEntry, LogFormatError, expand_paths, log_suffixes, read_path
 
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
@@ -32,7 +32,7 @@ class UserError(click.ClickException):
 class NoGames(UserError):
     def __init__(self, files: Iterable[str]):
         super().__init__(f"no games found in {', '.join(files)} (logs are files ending in "
-                         f"{', '.join(LOG_SUFFIXES)})")
+                         f"{', '.join(log_suffixes())})")
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -442,8 +442,9 @@ def read_logs(data: bytes, name: str = "<input>", max_decompressed: int = DEFAUL
     stripped = text.strip()
     if not stripped:
         return [LogEntry(name, data, error=LogFormatError("empty input: no game in it", name))]
-    if not stripped.startswith(("{", "[")):
-        # a text format one of the registered games reads (its ``readers``: ``looks_like``, ``read``)
+    if not stripped.startswith("{"):
+        # a text format one of the registered games reads (its ``readers``: ``looks_like``, ``read``);
+        # text that starts with [ may be one too (a TOML table: a PHH .phhs file's first hand)
         for reader in (r for game in names() for r in get(game).readers):
             if reader.looks_like(text):
                 return _text_entries(reader, text, data, name)
@@ -504,7 +505,20 @@ def _text_entries(reader: ForeignFormat, text: str, data: bytes, name: str) -> l
     return entries
 
 
+#: the names of every game's logs; a game's foreign formats add their own (``ForeignFormat.suffixes``:
+#: ``log_suffixes()``)
 LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+
+
+def log_suffixes() -> tuple[str, ...]:
+    """The endings of log files' names: ``LOG_SUFFIXES`` and those of every registered game's
+    foreign formats (``ForeignFormat.suffixes``), in that order.
+
+    >>> log_suffixes()[:5]
+    ('.json', '.jsonl', '.zst', '.txt', '.log')
+    """
+    extra = [s for game in names() for reader in get(game).readers for s in reader.suffixes]
+    return LOG_SUFFIXES + tuple(dict.fromkeys(s for s in extra if s not in LOG_SUFFIXES))
 
 
 class InputPathError(ReplayError, ValueError):
@@ -515,7 +529,7 @@ def is_log_name(name: str) -> bool:
     """A name a finished log file may have (temporary and hidden files are not logs)."""
     if name.startswith(".") or name.endswith(("~", ".tmp", ".part", ".partial", ".swp")):
         return False
-    return name.endswith(LOG_SUFFIXES)
+    return name.endswith(log_suffixes())
 
 
 def expand_paths(paths: "Iterable[str]") -> list[str]:

@@ -13,7 +13,8 @@ average:
 - ``code``: characters of the whole replay code (marker, payload in base 62, checksum: what a
   link carries), and ``body``: the payload's own characters (the code less its marker and its
   3 checksum characters), both against ``bound``: ``information_bits`` in base-62 characters
-  (log2 of the deal's possibilities plus log2 of each decision's legal count);
+  (log2 of the deal's possibilities plus log2 of each decision's legal count), and ``cards``
+  the deal's share of it (what no code of a random deal can save);
 - ``phh``: the hand as a ``.phh`` file (``phh.write``) in characters and ``phh.zst`` its zstd -19
   in bytes (in base-62 characters: bytes * 8 / log2 62); ``json``/``json.zst``: the log's
   canonical JSON without names, times, chat and meta (what a code keeps) and its zstd;
@@ -38,7 +39,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from replay.codec.generic import _body_length  # noqa: E402
 from replay.games.holdem import phh  # noqa: E402
 from replay.games.holdem.cards import cards_text  # noqa: E402
-from replay.games.holdem.codec import CODEC, _raw_object, information_bits  # noqa: E402
+from replay.games.holdem.codec import CODEC, _raw_object, information_parts  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
 from replay.games.holdem.log import parse  # noqa: E402
 
@@ -102,7 +103,8 @@ def measure(logs: list) -> dict[str, float]:
         "code": statistics.fmean(codes),
         "body": statistics.fmean(c - 4 for c in codes),
         "payload": statistics.fmean(v.bit_length() / CHAR_BITS for v in payloads),
-        "bound": statistics.fmean(information_bits(log) / CHAR_BITS for log in logs),
+        "bound": statistics.fmean(sum(information_parts(log)) / CHAR_BITS for log in logs),
+        "cards": statistics.fmean(information_parts(log)[0] / CHAR_BITS for log in logs),
         "phh": statistics.fmean(len(t) for t in phh_texts),
         "phh.zst": statistics.fmean(len(zstd.compress(t)) for t in phh_texts),
         "json": statistics.fmean(len(t) for t in jsons),
@@ -125,7 +127,7 @@ def main() -> None:
     make = bots_hand if args.source == "bots" else engine_hand
     print(f"{args.hands:,} hands a round, {SEATS} seats, {STACK:,} chips, blinds {BLINDS[0]}/{BLINDS[1]}, "
           f"no-limit, source {args.source}")
-    head = (f"{'round':>5} {'actions':>7} {'code':>6} {'body':>6} {'bound':>6} {'body-bound':>10} {'phh':>6} "
+    head = (f"{'round':>5} {'actions':>7} {'code':>6} {'body':>6} {'bound':>6} {'body-bound':>10} {'cards':>6} {'phh':>6} "
             f"{'phh.zst':>7} {'(chars)':>7} {'json':>6} {'json.zst':>8} {'raw':>4} {'enc+dec/s':>9}")
     print(head)
     rows = []
@@ -134,16 +136,16 @@ def main() -> None:
         m = measure(logs)
         rows.append(m)
         print(f"{r + 1:>5} {m['actions']:>7.1f} {m['code']:>6.1f} {m['body']:>6.1f} {m['bound']:>6.1f} "
-              f"{m['body'] - m['bound']:>+10.1f} {m['phh']:>6.0f} {m['phh.zst']:>7.0f} "
+              f"{m['body'] - m['bound']:>+10.1f} {m['cards']:>6.1f} {m['phh']:>6.0f} {m['phh.zst']:>7.0f} "
               f"{m['phh.zst'] * 8 / CHAR_BITS:>7.0f} {m['json']:>6.0f} {m['json.zst']:>8.0f} {m['raw']:>4} "
               f"{m['rate']:>9,.0f}", flush=True)
     mean = {k: statistics.fmean(row[k] for row in rows) for k in rows[0]}
     print(f"{'mean':>5} {mean['actions']:>7.1f} {mean['code']:>6.1f} {mean['body']:>6.1f} {mean['bound']:>6.1f} "
-          f"{mean['body'] - mean['bound']:>+10.1f} {mean['phh']:>6.0f} {mean['phh.zst']:>7.0f} "
+          f"{mean['body'] - mean['bound']:>+10.1f} {mean['cards']:>6.1f} {mean['phh']:>6.0f} {mean['phh.zst']:>7.0f} "
           f"{mean['phh.zst'] * 8 / CHAR_BITS:>7.0f} {mean['json']:>6.0f} {mean['json.zst']:>8.0f} "
           f"{mean['raw']:>4.0f} {mean['rate']:>9,.0f}")
     print("(code: whole replay code in characters, marker and 3 checksum characters included; body: code less "
-          "those 4; bound: information_bits in base-62 characters; phh: .phh text in characters, phh.zst its "
+          "those 4; bound: information_bits in base-62 characters, cards: the deal's share of it; phh: .phh text in characters, phh.zst its "
           "zstd -19 in bytes and in base-62 characters; json: canonical JSON without names/times/chat/meta)")
 
 

@@ -7,12 +7,15 @@ processes' load does not count):
 - engine: ``HoldemState.from_setup``, every action pushed, ``settle``;
 - replay: ``HoldemReplay.from_log`` on the ``holdem/1`` models (what ``judge`` does);
 - steps: the same with every step's snapshot (what the viewer draws).
+The corpus is frozen out of the garbage collector's way (``gc.freeze``) once built, as a reader
+that takes one log at a time never holds thousands of log models.
 Target: judging >= 5,000 six-seat no-limit hands a second (issue 26).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import statistics
@@ -106,6 +109,10 @@ def main(argv: list[str] | None = None) -> None:
     from replay.games.holdem.log import parse
     logs = [parse({"format": "holdem/1", **{k: v for k, v in h.items() if k != "actions"},
                    "events": [{"action": a} for a in h["actions"]]}) for h in hands]
+    # the corpus is built once and held: freeze it, so that Python's cyclic garbage collector does
+    # not walk thousands of held log models again and again (ingest reads one log at a time)
+    gc.collect()
+    gc.freeze()
     actions = sum(len(h["actions"]) for h in hands) / len(hands)
     print(f"{args.hands} random {args.seats}-seat no-limit hands, {actions:.1f} actions a hand, one core (CPU time)")
     print(f"  engine (setup, push every action, settle): {rate(judge_engine, hands, len(hands), args.rounds):8,.0f} hands/s")

@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from replay.games.holdem import evaluator  # noqa: E402
 from replay.games.holdem.cards import cards_text  # noqa: E402
 from replay.games.holdem.engine import HoldemState  # noqa: E402
-from replay.games.holdem.equity import equities, step_equities  # noqa: E402
+from replay.games.holdem.equity import _seven_card_tables, equities, step_equities  # noqa: E402
 from replay.games.holdem.log import parse  # noqa: E402
 from replay.games.holdem.replay import HoldemReplay  # noqa: E402
 
@@ -147,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
     flops = sum(any(len(step["board"]) >= 3 for step in h) for h in hands)
     print(f"{args.hands} hands of 6 seats ({args.source}): {statistics.mean(steps):.1f} steps and "
           f"{statistics.mean(computed):.1f} equity computations a hand on average; {flops} see a flop")
+    c0 = time.thread_time()
+    _seven_card_tables()  # the pure-Python loops' tables, built once on first use: not a hand's cost
+    print(f"pure-Python tables built in {1e3 * (time.thread_time() - c0):.0f} ms CPU (once, on first use)")
     rows = []
     if evaluator._native is not None:
         rows.append(("C loops", hands, True))

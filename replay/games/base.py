@@ -74,13 +74,59 @@ class Outcome:
 
     ``winners`` lists the seats that won (empty when nobody did: cancelled, passed out...);
     ``roles`` gives each seat's role where the game has roles; ``facts`` are the game's own
-    values worth filtering on (turns, a score...), each a short string or an int.
+    values worth filtering on (turns, a score...), each a short string or an int; ``counts``
+    gives each seat's counters (whole numbers) that the game's ``seat_figures`` are made of.
     """
 
     end: str
     winners: tuple[str, ...] = ()
     roles: Mapping[str, str] = field(default_factory=dict)
     facts: Mapping[str, "str | int"] = field(default_factory=dict)
+    counts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatFigure:
+    """A figure per player (or bot) that a game's stats show, made from per-seat counts its
+    games' outcomes give (``Outcome.counts``), summed over every seat the player took:
+    ``sum(count) / sum(of) * per / scale``. With ``spread`` (the counter of each seat's
+    squared count) it comes with a 95% interval, ``1.96 * sd / sqrt(n)`` over the seats.
+
+    >>> vpip = SeatFigure("vpip", "VPIP", count="vpip", of="dealt")
+    >>> vpip.value({"vpip": 3, "dealt": 12})
+    25.0
+    >>> won = SeatFigure("bb100", "bb/100", count="won_mbb", of="dealt", scale=1000, unit=" bb/100", spread="won_mbb_sq")
+    >>> won.value({"won_mbb": 2000, "won_mbb_sq": 4000000, "dealt": 4}), won.interval({"won_mbb": 2000, "won_mbb_sq": 4000000, "dealt": 4})
+    (50.0, 98.0)
+    """
+
+    name: str
+    label: str
+    count: str
+    of: str
+    per: int = 100
+    scale: int = 1
+    unit: str = "%"
+    spread: str | None = None
+    help: str = ""
+
+    def counters(self) -> tuple[str, ...]:
+        """The counters the figure reads."""
+        return tuple(c for c in (self.count, self.of, self.spread) if c)
+
+    def value(self, sums: Mapping[str, int]) -> float | None:
+        """The figure from the counters' sums, or None when ``of`` is 0."""
+        n = sums.get(self.of, 0)
+        return None if not n else round(sums.get(self.count, 0) / n * self.per / self.scale, 2)
+
+    def interval(self, sums: Mapping[str, int]) -> float | None:
+        """The half width of the 95% interval (None without ``spread`` or with fewer than 2)."""
+        n = sums.get(self.of, 0)
+        if self.spread is None or n < 2:
+            return None
+        mean = sums.get(self.count, 0) / n
+        variance = max(0.0, (sums.get(self.spread, 0) - n * mean * mean) / (n - 1))
+        return round(1.96 * (variance / n) ** 0.5 * self.per / self.scale, 2)
 
 
 @runtime_checkable
@@ -194,12 +240,19 @@ class ForeignFormat:
     """A text format of another program's logs that a game reads (``GAME.readers``), told by
     its content: ``looks_like(text)``; ``read(text, name)`` gives the game's log model or raises
     ``replay.log.LogFormatError``. ``read_games(text, name)``, where a file may hold several
-    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``."""
+    games one after another, gives parts with ``first`` and ``last`` line, ``log`` and ``error``.
+    ``suffixes`` are the endings of the format's file names beyond the common ones
+    (``replay.log.LOG_SUFFIXES``): folders are walked for them too (``.phh``).
+    ``starts_game(line)``, where a file may hold several games, tells a line that begins a new
+    one (a PHH ``.phhs`` file's ``[12]``): ingest then reads a large file piece by piece, cut
+    before such lines, instead of all at once."""
 
     name: str
     looks_like: Callable[[str], bool]
     read: Callable[[str, "str | None"], Any]
     read_games: Callable[[str, "str | None"], Sequence[Any]] | None = None
+    suffixes: tuple[str, ...] = ()
+    starts_game: Callable[[str], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -272,6 +325,8 @@ class GameModule:
     roles: ClassVar[tuple[str, ...]] = ()
     #: the role whose games and wins the player and bot counters keep, or None
     counted_role: ClassVar[str | None] = None
+    #: figures per player and bot the game's stats show (from ``Outcome.counts``)
+    seat_figures: ClassVar[tuple[SeatFigure, ...]] = ()
     # -- extras ---------------------------------------------------------------------------------
     #: file formats the game's logs export to (the one export route, ``game-replay export``)
     exports: ClassVar[tuple[Export, ...]] = ()

@@ -316,7 +316,7 @@ def test_the_core_imports_no_game():
 NEUTRAL = frozenset({
     "result", "results", "rules", "cards", "card", "game", "games", "lite", "floating", "turns", "turn", "step",
     "steps", "winner", "seat", "seats", "player", "players", "round", "rounds", "hand", "hands", "pass",
-    "action", "actions", "text", "json", "all", "title", "abandoned",
+    "action", "actions", "text", "json", "all", "title", "abandoned", "hold", "variant",
 })
 
 #: The words of each game's rules that its declarations do not spell out.
@@ -329,6 +329,8 @@ RULE_WORDS = {
              "exchange", "coins", "coin", "foreign aid"),  # not "challenge": HTTP auth challenges
     "party-cards": ("party cards", "party-cards", "party_cards", "czar", "prompt card", "black card",
                     "white card", "white cards"),
+    "holdem": ("poker", "hold'em", "phh", "phhs", "pokerkit", "flop", "big blind", "small blind", "blinds",
+               "side pot", "side pots", "vpip", "pfr", "all-in", "preflop"),
 }
 
 

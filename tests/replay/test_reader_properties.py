@@ -114,7 +114,7 @@ def test_the_lines_that_crashed_the_root_reader(line):
 def _samples_for(reader) -> list[str]:
     texts = []
     for path in sorted(SAMPLE_LOGS.rglob("*")):
-        if path.is_file() and path.suffix in (".txt", ".log"):
+        if path.is_file() and path.suffix in (".txt", ".log", *reader.suffixes):
             text = path.read_text("utf-8", errors="replace")
             if reader.looks_like(text):
                 texts.append(text)

@@ -22,11 +22,11 @@ import pytest
 from replay.games.floating_bridge.cards import Seat
 from replay.games.floating_bridge.engine import FINDING_KINDS
 from replay.games import names
-from replay.log import LogEntry, read_path
+from replay.log import LogEntry, log_suffixes, read_path
 
 from ..conftest import SAMPLE_LOGS
 
-LOG_SUFFIXES = (".json", ".jsonl", ".zst", ".txt", ".log")
+LOG_SUFFIXES = log_suffixes()
 COLUMNS = ["file", "end", "contract", "winner", "findings", "notes"]
 END_VALUES = {"completed", "passed_out", "cancelled", "timeout", "abandoned", "rejected"}
 

@@ -454,6 +454,12 @@ def openapi_document() -> dict[str, Any]:
             "role_won": {"type": "integer"}, "role_win_rate": {"type": ["number", "null"]},
             "findings": {"type": "integer"}, "findings_per_100_games": {"type": "number"},
             "think_ms_median": NULL_INT, "think_ms_mean": NULL_INT, "moves_timed": {"type": "integer"},
+            "figures": {"type": "object", "description": "the game's own figures per player (with game=): "
+                                                         "value, 95% interval half width where it has one, "
+                                                         "and n, the count it is over",
+                        "additionalProperties": {"type": "object", "properties": {
+                            "value": {"type": ["number", "null"]}, "interval": {"type": ["number", "null"]},
+                            "n": {"type": "integer"}}}},
         },
     }
     triage = {

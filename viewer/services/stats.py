@@ -100,6 +100,8 @@ def stats_rows(by: str, name: str | None, game: str | None = None) -> list[dict[
             "findings_per_100_games": round(100 * row["findings"] / games, 2) if games else 0.0,
             "think_ms_median": None, "think_ms_mean": row["think_ms"], "moves_timed": 0,
         }
+        if row.get("figures") is not None:
+            entry["figures"] = row["figures"]
         if role is not None:
             entry["role_games"], entry["role_won"] = row.get("role_games") or 0, row.get("role_won") or 0
             entry["role_win_rate"] = round(entry["role_won"] / entry["role_games"], 4) if entry["role_games"] else None
@@ -277,6 +279,10 @@ def stats_json(args) -> dict[str, Any]:
         out["game"] = game
         if counted_role(game):
             out["counted_role"] = counted_role(game)
+        figures = get_game(game).seat_figures
+        if figures:
+            out["seat_figures"] = [{"name": f.name, "label": f.label, "unit": f.unit, "spread": f.spread is not None,
+                                    "help": f.help} for f in figures]
     out["analysis"] = shows_analysis(game, rows)
     if not out["analysis"]:
         for row in rows:

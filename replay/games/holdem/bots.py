@@ -262,14 +262,15 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
     state, _ = HoldemState.from_setup(variant, [0] * players, forced, starting, **sizes)
     stop_after = rng.randrange(1, 20) if interrupt_rate and rng.random() < interrupt_rate else None
     t = index = actions = 0
+    talk = random.Random(f"chat-{seed}")  # chat has its own generator: it changes nothing in the play
     aggressor = None  # the last seat to bet or raise on this street: it shows first at the showdown
 
     def did(text: str) -> None:
         nonlocal index
         state.push_action(text, index)
         index += 1
-        if chat and rng.random() < 0.03:
-            logger.chat(rng.choice(CHAT_LINES), seat=seats[rng.randrange(players)], t=t + 100)
+        if chat and talk.random() < 0.03:
+            logger.chat(talk.choice(CHAT_LINES), seat=seats[talk.randrange(players)], t=t + 100)
             index += 1
 
     while not state.over:

@@ -14,8 +14,10 @@ share of that pot at that moment (``equity.equities`` from the hole cards and th
 with folded seats' known cards dead) instead of what the run-out gave it; what it had put in is
 unchanged. The adjustment is unbiased (the shares are the run-out's expected value) and cuts
 the variance of the results, so the same hands give a narrower interval. It is the standard
-first step; AIVAT (Burch et al., used to evaluate Pluribus and DeepStack) is the next one, taking
-out the luck of every chance event and of the opponents' strategies too. A hand whose all-in
+first step; AIVAT (Burch et al. 2018, used to evaluate DeepStack and Pluribus) is the next one:
+with a value function as control variate it takes out the luck of every chance event (the deal
+and every board card, not only an all-in's run-out) and of the evaluated bot's own randomised
+actions, still without bias. A hand whose all-in
 seats' cards are not all known, or that was not settled, or had rake, keeps its raw result.
 
 >>> hands = [HandResult({"p1": "a", "p2": "b"}, {"p1": 1.0, "p2": -1.0}, {"p1": 0.5, "p2": -0.5}, True),

@@ -433,13 +433,18 @@ def sizes(state: Any, legal: Any, bb: int, scale: Scale) -> list[tuple[str, int]
     ``SIZE_NAMES`` order, with their names; ``bb`` is the table's big blind in units."""
     if legal.min_to is None:
         return []
-    units = scale.units
-    low, high = units(legal.min_to), units(legal.max_to)
+    if scale.places:
+        units = scale.units
+        low, high = units(legal.min_to), units(legal.max_to)
+        bets = [units(b) for b in state.bets]
+        pot = units(state.pot_total())
+    else:  # chips: the engine's amounts are whole numbers already
+        low, high, bets, pot = legal.min_to, legal.max_to, state.bets, state.pot_total()
+        if type(low) is not int or type(high) is not int:
+            raise NotCompact("amounts that are not whole chips")
     if low == high:
         return [("min", low)]
-    bets = [units(b) for b in state.bets]
     top = max(bets)
-    pot = units(state.pot_total())
     call = top - bets[state.seats.index(state.to_act)]
     grown = pot + call
     candidates = {"min": low, "half": top + grown // 2, "two_thirds": top + grown * 2 // 3,
@@ -900,17 +905,19 @@ class PayloadCodec:
         log = getattr(log, "log", log)
         try:
             value = _compact(log)
-        except NotCompact:
-            return _raw_payload(log)
-        try:
-            again = parse(self.from_payload(value), "code")
-        except (CodeError, LogFormatError):
+            again = self._read(value)[1]
+        except (NotCompact, CodeError):
             return _raw_payload(log)
         if _raw_object(again) != _raw_object(log):
             return _raw_payload(log)
         return value
 
     def from_payload(self, value: int) -> dict[str, Any]:
+        return self._read(value)[0]
+
+    @staticmethod
+    def _read(value: int) -> tuple[dict[str, Any], Any]:
+        """(the log's data, the log) of a payload; ``CodeError`` for anything that is not one."""
         if not isinstance(value, int) or value < 0:
             raise CodeError(f"{DAMAGED}: its payload is not a number")
         form, rest = value & 1, value >> 1
@@ -922,12 +929,12 @@ class PayloadCodec:
             if r.value:
                 raise CodeError(f"{DAMAGED}: it holds more than one hand")
         try:
-            parse(data, "code")
+            return data, parse(data, "code")
         except LogFormatError as exc:
             raise CodeError(f"{DAMAGED}: the hand in it does not read ({exc})") from None
-        return data
 
     def is_compact(self, log: Any) -> bool:
+        """Whether the hand takes the compact form."""
         return self.payload(log) & 1 == 0
 
 
@@ -937,14 +944,21 @@ CODEC = PayloadCodec()
 # --- figures ---------------------------------------------------------------------------------
 
 def information_bits(log: Any) -> float:
+    """The information bound of a hand in bits (``information_parts`` summed)."""
+    cards, choices = information_parts(log)
+    return cards + choices
+
+
+def information_parts(log: Any) -> tuple[float, float]:
     """log2 of the deal's possibilities (each group of known cards a set among the unseen cards)
     plus log2 of each decision's legal count (fold when legal, check or call, and every legal
     ``cbr`` total; where no seat must act, the deal or each seat that may show; a show's show or
     muck): what a code that took every option as equally likely would spend on the hand. The
-    table, the end and the cards' order are not counted."""
+    table, the end and the cards' order are not counted. Returns (the cards' bits, the
+    choices' bits)."""
     log = getattr(log, "log", log)
     state, _ = HoldemState.from_log(log)
-    bits = 0.0
+    bits = dealt = 0.0
     unit = _unit(log)
     actions = [e.parsed for e in log.events if e.type == "action"]
     for index, action in enumerate(actions):
@@ -955,7 +969,7 @@ def information_bits(log: Any) -> float:
             showable = _showable(state)
             bits += log2(len(showable) + 1)
             if action.verb == "dh" or action.verb == "db":
-                bits += log2(comb(len(state.unseen()), sum(1 for c in action.cards if c is not None)))
+                dealt += log2(comb(len(state.unseen()), sum(1 for c in action.cards if c is not None)))
         elif state.street != "showdown" and action.verb != "sm":
             legal = state.legal()
             count = int(bool(legal.fold)) + 1
@@ -966,12 +980,12 @@ def information_bits(log: Any) -> float:
             bits += 1.0
             hole = _hole(state, action.actor) if action.actor in state.seats else None
             if action.cards and hole and None in hole:
-                bits += log2(comb(len(state.unseen()), sum(1 for c, h in zip(action.cards, hole)
+                dealt += log2(comb(len(state.unseen()), sum(1 for c, h in zip(action.cards, hole)
                                                            if c is not None and h is None)))
         state.push_action(action.text(), index)
     if state.over and log.end is not None and log.end.reason == "completed":
         bits += log2(len(_showable(state)) + 1)
-    return bits
+    return dealt, bits
 
 
 def _unit(log: Any) -> Any:
@@ -981,4 +995,4 @@ def _unit(log: Any) -> Any:
     return Decimal(1).scaleb(-max(places)) if places and max(places) > 0 else 1
 
 
-__all__ = ["CODEC", "NotCompact", "PayloadCodec", "Reader", "Writer", "information_bits"]
+__all__ = ["CODEC", "NotCompact", "PayloadCodec", "Reader", "Writer", "information_bits", "information_parts"]

@@ -332,6 +332,8 @@ class HoldemState:
         antes = self.antes[::-1] if heads_up else self.antes
         blinds = self.blinds[::-1] if heads_up else self.blinds
         posted = [min(antes[i], starting[i]) for i in range(n)]
+        # pokerkit: a blind is at most the starting stack less the ante (even one trimmed back)
+        bets = [min(abs(blinds[i]), starting[i] - posted[i]) for i in range(n)]
         contrib = [0] * n
         self.returned = [0] * n
         dead = 0
@@ -347,7 +349,6 @@ class HoldemState:
                 contrib = posted
             else:  # antes are dead money in the main pot
                 dead = sum(posted)
-        bets = [min(abs(blinds[i]), stacks[i]) for i in range(n)]
         for i in range(n):
             stacks[i] -= bets[i]
         self.stacks = stacks

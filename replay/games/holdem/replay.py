@@ -62,7 +62,7 @@ class HoldemReplay(BaseReplay):
     state: HoldemState
     settlement: Settlement | None
     actions: int = 0
-    event_steps: list[int] = field(default_factory=list)
+    event_steps: list[int] = field(default_factory=list)  # each event's step (once the steps are read)
     _steps: list[dict[str, Any]] | None = None
     _run = staticmethod(lambda log, record_steps: _run(log, record_steps))
 
@@ -82,6 +82,14 @@ class HoldemReplay(BaseReplay):
                    event_steps=event_steps)
 
     # -- views ---------------------------------------------------------------------------
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        """Every position, step 0 the setup: recorded by a second engine pass on first use (which
+        also fills ``event_steps``, each event's step)."""
+        if self._steps is None:
+            _, _, self.event_steps, self._steps, _ = _run(self.log, record_steps=True)
+        return self._steps
+
     @property
     def seats(self) -> tuple[str, ...]:
         return self.state.seats
@@ -110,10 +118,9 @@ class HoldemReplay(BaseReplay):
         state = self.state
         total = state.pot_total()
         biggest = int(total) if isinstance(total, int) else int(total * 100)  # cents for a table in dollars
-        showdown = state.over and state.active_count() > 1
         return {"variant": str(getattr(self.log, "variant", "")), "seats": state.n, "stakes": self.stakes(),
-                "street": state.street if not showdown else "showdown" if state.street_index == 4 else state.street,
-                "showdown": "yes" if showdown else "no", "biggest_pot": biggest}
+                "street": state.street, "showdown": "yes" if state.street_index == 4 else "no",
+                "biggest_pot": biggest}
 
     def summary_line(self) -> str:
         """``t/1  holdem  p3 won in 10 actions (3 seats, pot 700)  0 findings``"""
@@ -186,14 +193,12 @@ def _run(log: Any, record_steps: bool):
                                        "text": _setup_text(state)}, None, blinds))
     push = state.push_action
     events = getattr(log, "events", ())
-    if not record_steps:  # the judging loop, lean
-        append = event_steps.append
+    if not record_steps:  # the judging loop, lean (event_steps are recorded with the steps)
         for number, event in enumerate(events):
             if event.type == "action":
                 new = push(event.action, number)
                 if new:
                     findings.extend(new)
-            append(state.steps)
         events = ()
     for number, event in enumerate(events):
         if state.stopped or event.type != "action":

@@ -63,17 +63,19 @@ def random_setup(rng: random.Random, n: int | None = None, variant: str | None =
 def new_state(setup: dict[str, Any]) -> HoldemState:
     state, findings = HoldemState.from_setup(
         setup["variant"], setup["antes"], setup["blinds_or_straddles"], setup["starting_stacks"],
-        min_bet=setup.get("min_bet"), small_bet=setup.get("small_bet"), big_bet=setup.get("big_bet"))
+        min_bet=setup.get("min_bet"), small_bet=setup.get("small_bet"), big_bet=setup.get("big_bet"),
+        ante_trimming=setup.get("ante_trimming_status", False))
     assert findings == [], findings
     return state
 
 
-def choose(rng: random.Random, state: HoldemState) -> str:
-    """A random legal decision of the seat to act, as notation."""
+def choose(rng: random.Random, state: HoldemState, folds: float = 0.2) -> str:
+    """A random legal decision of the seat to act, as notation (``folds``: how often it folds
+    when facing a bet)."""
     seat = state.to_act
     legal = state.legal()
     r = rng.random()
-    if legal.fold and r < 0.2:
+    if legal.fold and r < folds:
         return f"{seat} f"
     if legal.min_to is not None and r > 0.6:
         low, high = legal.min_to, legal.max_to
@@ -90,7 +92,8 @@ def choose(rng: random.Random, state: HoldemState) -> str:
     return f"{seat} cc"
 
 
-def random_hand(rng: random.Random, setup: dict[str, Any] | None = None, shows: bool = True) -> dict[str, Any]:
+def random_hand(rng: random.Random, setup: dict[str, Any] | None = None, shows: bool = True,
+                folds: float = 0.2) -> dict[str, Any]:
     """A setup and a legal action list, played to the end."""
     setup = setup or random_setup(rng)
     state = new_state(setup)
@@ -113,7 +116,7 @@ def random_hand(rng: random.Random, setup: dict[str, Any] | None = None, shows: 
             else:
                 text = "d db " + cards_text([deck.pop() for _ in range(due[1])])
         elif state.to_act is not None:
-            text = choose(rng, state)
+            text = choose(rng, state, folds)
         else:
             break
         found = state.push_action(text)

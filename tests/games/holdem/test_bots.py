@@ -162,3 +162,43 @@ def test_the_tag_bot_folds_trash_and_raises_aces():
     state.push_action("p1 cbr 250", 10)
     assert state.to_act == "p2"
     assert bot.decide(state, "p2", state.legal()) == ("f",)  # seven-deuce folds to a raise
+
+
+def test_saved_logs_read_back_and_chat_changes_nothing(tmp_path):
+    from replay.games.holdem.log import parse
+
+    log = play_game(7, out_dir=str(tmp_path), chat=True, game_id="club/7")
+    files = list(tmp_path.iterdir())
+    assert len(files) == 1
+    again = parse(__import__("json").loads(files[0].read_text()))
+    assert again.to_json_dict() == log.to_json_dict()
+    chats = 0
+    for seed in range(40):
+        with_chat = play_game(seed, chat=True)
+        chats += sum(e.type == "chat" for e in with_chat.events)
+        assert judged(with_chat).findings == []
+        assert with_chat.actions == play_game(seed).actions  # chat changes nothing in the play
+    assert chats > 0
+
+
+def flop_state(board: str, holes: list[str]):
+    """Three seats all in for 100 before the flop, then the flop dealt: p1 to act."""
+    state, _ = HoldemState.from_setup("NT", [0] * 3, [50, 100, 0], [10000] * 3, min_bet=100)
+    actions = [f"d dh p{i + 1} {h}" for i, h in enumerate(holes)] + ["p3 cc", "p1 cc", "p2 cc", f"d db {board}"]
+    for i, a in enumerate(actions):
+        assert state.push_action(a, i) == [], a
+    return state
+
+
+def test_the_tag_bot_bets_strength_and_folds_air_to_a_big_bet():
+    bot = TagBot(random.Random(4))
+    state = flop_state("AhAd7c", ["AsKd", "4c3h", "9s8s"])  # p1 has trips
+    assert state.to_act == "p1"
+    decision = bot.decide(state, "p1", state.legal())
+    assert decision == ("cbr", 200)  # two thirds of the 300 pot
+    state = flop_state("AhAd7c", ["4c3h", "AsKd", "9s8s"])  # p1 has nothing
+    assert bot.decide(state, "p1", state.legal()) == ("cc",)  # checks
+    state.push_action("p1 cc", 10)
+    state.push_action("p2 cbr 300", 11)
+    state.push_action("p3 f", 12)
+    assert bot.decide(state, "p1", state.legal()) == ("f",)

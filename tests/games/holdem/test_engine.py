@@ -202,3 +202,11 @@ def test_notation_that_is_not_phh_is_a_format_error():
         parse_action("p1 cbr -3")
     with pytest.raises(LogFormatError):
         table([100, 100]).push_action("p7 cc")
+
+
+@pytest.mark.parametrize("name", ["replay.games.holdem.engine", "replay.games.holdem.replay"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 5

@@ -69,6 +69,8 @@ def test_a_seat_sees_only_its_own_cards_until_a_show():
     assert view[-1]["hole"]["p3"] == ["7h", "7s"]
     assert view[19]["text"].startswith("p1 shows Ac2d (") and view[20]["kind"] == "muck"
     assert replay.winners == ["p3"] and "three of a kind, sevens" in view[-1]["text"]  # p2 mucked
+    facts = replay.outcome().facts
+    assert facts["showdown"] == "yes" and facts["street"] == "showdown" and view[-1]["street"] == "showdown"
     with pytest.raises(SeatError):
         replay.steps_json("p9")
 

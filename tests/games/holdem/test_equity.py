@@ -184,6 +184,20 @@ def test_nobodys_cards_known_is_an_equal_share_each(board):
     assert equities([[None, None]] * 3, board, P("As")) == Equity([1 / 3] * 3, True, 0)
 
 
+@pytest.mark.skipif(NATIVE is None, reason="C extension not built")
+@pytest.mark.parametrize("args, message", [
+    (([[0, 1], [2, 3]], [4, 5, 6], [1, 7, 8], 0, 0), "twice"),
+    (([[0, 1], [2, 3]], [4, 5, 6, 7, 8, 9], [10], 0, 0), "at most 5"),
+    (([[0, 1], [2, 52]], [], [10], 0, 0), "not a card"),
+    (([[0, 1], [2]], [], [10], 0, 0), "two cards"),
+    (([[0, 1], [2, 3]], [], [10, 11], 0, 0), "5 unknown cards to draw from 2"),
+    (([[0, 1], [2, 3]], [4, 5, 6, 7, 8], [], -1, 0), "samples"),
+])
+def test_the_c_loops_check_their_arguments(args, message):
+    with pytest.raises(ValueError, match=message):
+        NATIVE.showdowns(*args)
+
+
 def test_too_many_unknown_cards_for_the_deck():
     with pytest.raises(ValueError, match="not enough cards"):
         equities([[None, None]] * 24, [])

@@ -198,3 +198,15 @@ def test_describe_refuses_a_non_value():
 def test_the_module_says_which_backend_it_uses():
     assert evaluator.BACKEND == ("native" if NATIVE else "python")
     assert evaluator.rank is (NATIVE.rank if NATIVE else rank_python)
+
+
+def test_setup_builds_every_games_c_file_as_an_optional_extension():
+    import runpy
+
+    from tests.conftest import ROOT
+
+    extensions = runpy.run_path(str(ROOT / "setup.py"))["extensions"]()
+    named = {e.name: e.sources for e in extensions}
+    assert named["replay.games.holdem._native"] == ["replay/games/holdem/_native.c"]
+    assert named["replay.games.floating_bridge.solver._dds"] == ["replay/games/floating_bridge/solver/_dds.c"]
+    assert all(e.optional for e in extensions)

@@ -20,7 +20,7 @@ from pokerkit.notation import parse_action as pk_parse_action  # noqa: E402
 
 from replay.games.holdem.engine import HoldemState, split  # noqa: E402
 
-from .helpers import new_state, random_hand  # noqa: E402
+from .helpers import new_state, random_hand, random_setup  # noqa: E402
 
 HANDS = 2000
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -101,7 +101,7 @@ def test_random_hands_agree_with_pokerkit():
     rng = random.Random(2026)
     kinds = {"NT": 0, "FT": 0, "side_pots": 0, "split": 0, "cents": 0, "heads_up": 0, "ten": 0}
     for _ in range(HANDS):
-        hand = random_hand(rng)
+        hand = random_hand(rng, folds=0.4)  # (pokerkit's showdowns are slow: fewer many-way ones)
         cross_check(hand)
         state = new_state(hand)
         for a in hand["actions"]:
@@ -152,3 +152,17 @@ def test_sample_phh_files_agree_with_pokerkit(path):
         unknown = any(c is None for h in state.hole if h for c in h)
         if settlement.settled and not unknown:
             assert settlement.stacks == list(final.stacks), path
+
+
+def test_trimmed_antes_agree_with_pokerkit():
+    """PHH's ``ante_trimming_status = true``: an ante above the second largest goes back, and
+    antes count as each seat's contribution (not dead money)."""
+    rng = random.Random(7)
+    checked = 0
+    while checked < 100:
+        setup = random_setup(rng)
+        if not any(setup["antes"]):
+            continue
+        setup["ante_trimming_status"] = True
+        cross_check(random_hand(rng, setup, folds=0.4), trimming=True)
+        checked += 1
