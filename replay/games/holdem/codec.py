@@ -663,22 +663,10 @@ def _read_end(r: Reader, state: Any, scale: Scale) -> dict[str, Any]:
 
 def _showable(state: Any) -> list[str]:
     """The seats that may show or muck now when no seat must act (at the showdown, or while an
-    all-in hand's board is dealt): tried on a copy of the state."""
-    if state.to_act is not None or not (state.over or (state.dealer_due or ("",))[0] == "db"):
+    all-in hand's board is dealt): the engine's ``may_show``."""
+    if state.to_act is not None:
         return []
-    if not state.over and not getattr(state, "all_in_status", True):  # the engine's: shows come at all-ins
-        return []
-    out = []
-    folded, hole, shown = state.folded, state.hole, getattr(state, "shown", None)
-    for i, seat in enumerate(state.seats):
-        if folded[i] or hole[i] is None:
-            continue
-        if shown is not None:  # the engine's rule without trying: a seat shows or mucks once
-            if not shown[i]:
-                out.append(seat)
-        elif not state.copy().push_action(f"{seat} sm -"):
-            out.append(seat)
-    return out
+    return state.may_show()
 
 
 #: where no seat must act: (the deal or the end, the first seat that may show, each other one),

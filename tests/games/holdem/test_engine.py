@@ -162,12 +162,20 @@ def test_unknown_hole_cards_are_settled_from_the_logged_winnings_with_rake():
     assert s.settled and s.rake == 5 and s.winners == ["p1"]
     bad = state.settle(winnings=[700, 0])
     assert [f.kind for f in bad.findings] == ["winnings_mismatch"] and not bad.settled
+    both = state.settle(winnings=[600, 600])  # each could have won the pot, not both
+    assert [(f.kind, f.seat) for f in both.findings] == [("winnings_mismatch", None)] and not both.settled
+    more = state.settle(finishing_stacks=[1300, 1300])
+    assert [(f.kind, f.seat) for f in more.findings] == [("stacks_mismatch", None)] and not more.settled
 
 
 def test_a_shown_card_reveals_an_unknown_hole_card():
     state = table([1000, 1000], cards=["????", "AhAd"])
-    run(state, "p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Ts", "p1 cc", "p2 cc",
-        "d db Js", "p1 cc", "p2 cc", "p1 sm QsKs", "p2 sm -")
+    run(state, "p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Ts", "p1 cc", "p2 cc", "d db Js")
+    assert state.may_show() == []
+    run(state, "p1 cc", "p2 cc")
+    assert state.may_show() == ["p1", "p2"]
+    run(state, "p1 sm QsKs", "p2 sm -")
+    assert state.may_show() == []
     s = state.settle()
     assert s.settled and s.winners == ["p1"]  # a straight beats aces
     assert parse_cards("QsKs")[0] not in state.unseen()

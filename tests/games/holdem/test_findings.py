@@ -51,14 +51,14 @@ def test_out_of_turn():
 
 
 def test_wrong_deal():
-    assert findings(["d dh p2 Ac2d"]) == [("wrong_deal", 0, None, True)]
-    assert findings(["d dh p1 Ac2d3d"]) == [("wrong_deal", 0, None, True)]
+    assert findings(["d dh p2 Ac2d"]) == [("wrong_deal", 0, "p2", True)]  # (a hole deal names its seat)
+    assert findings(["d dh p1 Ac2d3d"]) == [("wrong_deal", 0, "p1", True)]
     assert findings(DEAL + ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQhJh"]) == [("wrong_deal", 6, None, True)]
     assert findings(DEAL[:1] + ["d db AhKhQh"]) == [("wrong_deal", 1, None, True)]
 
 
 def test_duplicate_card():
-    assert findings(["d dh p1 Ac2d", "d dh p2 AcTd"]) == [("duplicate_card", 1, None, True)]
+    assert findings(["d dh p1 Ac2d", "d dh p2 AcTd"]) == [("duplicate_card", 1, "p2", True)]
     end = ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQh", "p1 cc", "p2 cc", "p3 cc", "d db 3s", "p1 cc", "p2 cc",
            "p3 cc", "d db 4s", "p1 cc", "p2 cc", "p3 cc"]
     assert findings(DEAL + end + ["p1 sm AcAd"]) == [("duplicate_card", 18, "p1", True)]
@@ -132,3 +132,14 @@ def test_a_fatal_finding_stops_rule_checking_and_keeps_the_position():
     assert state.to_act is None and state.steps == 3 and state.bets == [50, 100, 0]
     replay = HoldemReplay.from_log(log(SETUP, actions))
     assert not replay.checked and replay.step_count == 4 and len(replay.steps) == 4
+
+
+def test_shows_at_the_wrong_time():
+    allin = dict(SETUP, starting_stacks=[1000, 1000, 1000])
+    pushed = DEAL + ["p3 cbr 1000", "p1 cc", "p2 f"]  # all-in before the flop: p1 and p3 may show now
+    assert findings(pushed + ["p3 sm 7h7s", "p1 sm -", "d db 2c3c4c", "d db 5h", "d db 9s"], allin) == []
+    assert findings(pushed + ["p2 sm Td9d"], allin) == [("out_of_turn", 6, "p2", True)]  # p2 folded
+    assert findings(pushed + ["p3 sm 7h7s", "p3 sm 7h7s"], allin) == [("out_of_turn", 7, "p3", True)]
+    over = DEAL + ["p3 f", "p1 f"]
+    assert findings(over + ["p2 sm Td9d"]) == []  # the last seat may show its cards
+    assert findings(over + ["p1 sm Ac2d"]) == [("event_after_end", 5, "p1", True)]
