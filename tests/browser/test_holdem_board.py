@@ -240,6 +240,14 @@ INSIDE = """() => {
             && r.top >= table.top - 0.5 && r.bottom <= table.bottom + 0.5];
   }).filter(([, inside]) => !inside).map(([seat]) => seat);
 }"""
+#: the bets that cover a board card
+ON_THE_BOARD = """() => {
+  const cards = [...document.querySelectorAll('#hd-board > *')].map(e => e.getBoundingClientRect());
+  return [...document.querySelectorAll('.hd-bet:not([hidden])')].filter(e => {
+    const r = e.getBoundingClientRect();
+    return cards.some(c => r.left < c.right - 1 && r.right > c.left + 1 && r.top < c.bottom - 1 && r.bottom > c.top + 1);
+  }).map(e => e.dataset.betFor);
+}"""
 
 
 @pytest.mark.parametrize("width,height", SIZES)
@@ -252,10 +260,11 @@ def test_every_seat_fits_on_the_table_and_the_board_above_the_dock(chromium, vie
         with viewer_server.server.app.app_context():
             ids.append(get_archive().ingest_paths([str(NINE_HANDED)])[0].public_id)
     for game_id in ids:
-        for step in ("0", "12"):
+        for step in ("0", "6", "12"):
             context, page = open_page(chromium, f"{viewer_server.url}/g/{game_id}#{step}", width, height)
             try:
                 assert page.evaluate(INSIDE) == [], (game_id, step)
+                assert page.evaluate(ON_THE_BOARD) == [], (game_id, step)
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
                 if width < 700:
                     table, dock = page.locator("#hd-table").bounding_box(), page.locator("#dock").bounding_box()

@@ -392,3 +392,36 @@ def test_a_replay_code_page_of_a_seat_view(client):
     assert page.status_code == 200
     data = data_block(page.get_data(as_text=True))
     assert all(set(s["hole"]["p1"]) <= {"??"} for s in data["steps"] if s["kind"] != "show" and s["street"] != "showdown")
+
+
+@needs_game
+def test_every_holdem_sample_renders_in_every_view(app, client):
+    """Each sample hand (broken ones too: findings, unknown cards, decimals, side pots, FT) gives
+    its page in the open view and in every seat's view, at its first and its last step."""
+    from tests.conftest import SAMPLE_LOGS
+    from viewer.app import get_archive
+
+    folder = SAMPLE_LOGS / "holdem"
+    paths = sorted(p for p in folder.rglob("*") if p.suffix in (".json", ".phh", ".phhs", ".jsonl"))
+    assert paths, folder
+    stored = []
+    with app.app_context():
+        for path in paths:
+            stored += [r for r in get_archive().ingest_paths([str(path)]) if r.public_id]
+    assert len(stored) >= 10
+    unknown = 0
+    for result in stored:
+        html = client.get(f"/g/{result.public_id}").get_data(as_text=True)
+        assert 'id="hd-table"' in html, result.public_id
+        data = data_block(html)
+        last = data["steps"][-1]
+        for seat in data["game"]["seats"]:  # the page shows the last step: unknown cards are backs
+            box = re.search(rf'class="hd-seat[^"]*" data-seat="{seat}".*?data-bet-for', html, re.S).group(0)
+            assert box.count('data-card-state="back"') == last["hole"][seat].count("??"), (result.public_id, seat)
+            assert re.findall(r'data-card="(\w\w)"', box) == [c for c in last["hole"][seat] if c != "??"]
+            unknown += last["hole"][seat].count("??")
+        for seat in data["game"]["seats"]:
+            for step in (0, len(data["steps"]) - 1):
+                response = client.get(f"/g/{result.public_id}?view={seat}&step={step}")
+                assert response.status_code == 200, (result.public_id, seat, step)
+    assert unknown, "some sample has unknown hole cards (????)"

@@ -7,6 +7,36 @@ applies), and a fatal one stops rule checking (``stopped``) and leaves the posit
 Text that is not PHH action notation at all (an unknown verb, a bad amount) is a format error:
 ``parse_action`` raises ``replay.log.LogFormatError`` (log readers call it to validate).
 
+The rules where PHH leaves a detail open, as pokerkit 0.7.7 plays them by default (each checked
+against pokerkit on random hands, ``tests/games/holdem/test_pokerkit.py``):
+
+- forced bets: antes first (at most the stack), then blinds and straddles (at most the stack
+  less the ante); heads-up both lists are read reversed (``[50, 100]``: p1, the big blind, posts
+  100 and p2, the button, posts 50 and acts first before the flop). Without
+  ``ante_trimming_status`` antes are dead money in the main pot; with it an ante above the second
+  largest goes back and antes count as each seat's contribution;
+- the first to act before the flop is the seat after the largest blind or straddle (ties: the
+  later seat); after the flop p1. Seats all-in, or whose bet already covers every other stack in
+  the hand, are skipped;
+- a bet or raise is to at least the current bet plus the larger of ``min_bet`` (FT: the street's
+  fixed bet) and the largest bet or raise increment of the street (a straddle's own size does not
+  count: with 50/100/200 the least raise is to 300); an all-in for less is always allowed;
+- an all-in raise for less than a full raise does not reopen the betting for seats that have
+  acted (several short all-ins that add up to a full raise do); a seat whose call is less than
+  the last full raise increment may not raise; nobody raises when every other seat is all-in;
+- fixed-limit: bets ``small_bet`` on the flop and before, ``big_bet`` on the turn and river, at
+  most four bets and raises a street (the blinds not counted);
+- when a street ends, a bet above the second largest goes back to its owner (not winnings);
+- pots: one per all-in level; a pot goes to the best hand among the seats in it; pokerkit first
+  puts out the hands that cannot win any pot and forms the pots again from the hands left (pots
+  with the same contenders merge); a split pot's odd chips all go to the first winner in seat
+  order (p1 first). Decimal amounts split in the smallest unit of the table (cents), the odd
+  cents like odd chips (pokerkit's own divmod would give fractions of a cent);
+- showdown: ``sm`` may come once the betting is over for good (the hand over, or all-in before
+  the river: then before or after the run-out), in any order, by each seat still in; showing is
+  never required: known hole cards count whether shown or not (pokerkit counts only cards shown);
+  a muck gives up the seat's claim (not for the last seat left).
+
 Per-seat values are lists indexed like ``state.seats`` (``state.index[seat]`` gives the
 index): ``stacks``, ``bets`` (this street's), ``hole`` (two card numbers, ``None`` for an
 unknown card, or ``None`` before the deal), ``folded``, ``all_in``. ``by_seat(values)`` turns
@@ -523,6 +553,23 @@ class HoldemState:
         action = _CACHE.get(text) or _parsed(text)
         if action is _NOOP:
             return []
+        if action[1] == "cc" and self.phase == BET:  # the commonest action, inline
+            actors = self.actors
+            p = self.index.get(action[0])
+            if actors and p == actors[0]:
+                bets = self.bets
+                amount = self.top - bets[p]
+                stack = self.stacks[p]
+                if amount > stack:
+                    amount = stack
+                actors.pop(0)
+                self.acted |= 1 << p
+                bets[p] += amount
+                self.stacks[p] = stack - amount
+                self.steps += 1
+                if not actors:
+                    self._end_betting()
+                return []
         return self.apply(action, index)
 
     def apply(self, action: tuple, index: int | None = None) -> list[Finding]:
@@ -929,7 +976,10 @@ class HoldemState:
                                                 f"the log gives {seats[i]} a finishing stack of {finishing_stacks[i]}: "
                                                 f"{w} from the pots, but it {what}", None))
             if usable and sum(logged) > pot_total:
-                usable = False
+                usable = False  # chips are not conserved: more paid out than went in
+                kind = "winnings_mismatch" if source == "winnings" else "stacks_mismatch"
+                findings.append(Finding(step, kind, None,
+                                        f"the log's {source} pay out {sum(logged)} from pots of {pot_total}", None))
         settled = not unknown and self.over
         rake: Any = 0
         if usable:

@@ -30,7 +30,7 @@ from replay.games.base import Finding
 from replay.kit.replay import BaseReplay, SeatError, counted
 
 from .cards import card_text, cards_text
-from .engine import STREETS, HoldemState, Settlement, _parsed, _NOOP
+from .engine import HoldemState, Settlement, _parsed, _NOOP
 from .evaluator import describe, rank
 from .stats import seat_counts
 
@@ -44,10 +44,6 @@ def _num(value: Any) -> Any:
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
     return value
-
-
-def _amount_text(value: Any) -> str:
-    return str(value)
 
 
 @dataclass(slots=True)

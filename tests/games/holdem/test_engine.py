@@ -162,6 +162,10 @@ def test_unknown_hole_cards_are_settled_from_the_logged_winnings_with_rake():
     assert s.settled and s.rake == 5 and s.winners == ["p1"]
     bad = state.settle(winnings=[700, 0])
     assert [f.kind for f in bad.findings] == ["winnings_mismatch"] and not bad.settled
+    both = state.settle(winnings=[600, 600])  # each could have won the pot, not both
+    assert [(f.kind, f.seat) for f in both.findings] == [("winnings_mismatch", None)] and not both.settled
+    more = state.settle(finishing_stacks=[1300, 1300])
+    assert [(f.kind, f.seat) for f in more.findings] == [("stacks_mismatch", None)] and not more.settled
 
 
 def test_a_shown_card_reveals_an_unknown_hole_card():

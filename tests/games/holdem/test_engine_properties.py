@@ -88,3 +88,32 @@ def test_a_seat_never_sees_hidden_hole_cards(seed):
                 assert "".join(full["hole"][other]) not in step["text"]
     assert everything[-1]["last"] and not any(s["last"] for s in everything[:-1])
     assert set(everything[-1]["payoffs"]) == set(replay.seats)
+
+
+NOTATION = st.one_of(
+    st.builds(lambda s, v: f"p{s} {v}", st.integers(1, 4), st.sampled_from(["f", "cc", "sm", "sm -"])),
+    st.builds(lambda s, a: f"p{s} cbr {a}", st.integers(1, 4), st.integers(1, 3000)),
+    st.builds(lambda s, c: f"p{s} sm {c}", st.integers(1, 4), st.sampled_from(["AcAd", "2c3c", "????", "Ac??"])),
+    st.builds(lambda s, c: f"d dh p{s} {c}", st.integers(1, 4),
+              st.sampled_from(["AcAd", "KsKh", "2c3c", "????", "Qd", "7h8h9h"])),
+    st.builds(lambda c: f"d db {c}", st.sampled_from(["2d3d4d", "5s", "6s", "AcKcQc", "Jh", "TsTd", "??"])),
+    st.just("# a comment"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NOTATION, max_size=40), st.sampled_from(["NT", "FT"]))
+def test_any_sequence_of_notations_gives_findings_never_an_exception(actions, variant):
+    from replay.games.holdem.engine import FINDING_KINDS, HoldemState
+    state, _ = HoldemState.from_setup(variant, [0, 0, 0, 0], [50, 100, 0, 0], [1000, 500, 3000, 200],
+                                      min_bet=100, small_bet=100, big_bet=200)
+    total = 1000 + 500 + 3000 + 200
+    for i, text in enumerate(actions):
+        before = state.steps
+        found = state.push_action(text, i)
+        assert all(f.kind in FINDING_KINDS and f.fatal == FINDING_KINDS[f.kind] for f in found)
+        if any(f.fatal for f in found):
+            assert state.stopped and state.steps == before and state.to_act is None
+        assert sum(state.stacks) + state.pot_total() == total
+    s = state.settle()
+    assert sum(x for x in s.stacks) + s.rake <= total

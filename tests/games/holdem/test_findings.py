@@ -132,3 +132,14 @@ def test_a_fatal_finding_stops_rule_checking_and_keeps_the_position():
     assert state.to_act is None and state.steps == 3 and state.bets == [50, 100, 0]
     replay = HoldemReplay.from_log(log(SETUP, actions))
     assert not replay.checked and replay.step_count == 4 and len(replay.steps) == 4
+
+
+def test_shows_at_the_wrong_time():
+    allin = dict(SETUP, starting_stacks=[1000, 1000, 1000])
+    pushed = DEAL + ["p3 cbr 1000", "p1 cc", "p2 f"]  # all-in before the flop: p1 and p3 may show now
+    assert findings(pushed + ["p3 sm 7h7s", "p1 sm -", "d db 2c3c4c", "d db 5h", "d db 9s"], allin) == []
+    assert findings(pushed + ["p2 sm Td9d"], allin) == [("out_of_turn", 6, "p2", True)]  # p2 folded
+    assert findings(pushed + ["p3 sm 7h7s", "p3 sm 7h7s"], allin) == [("out_of_turn", 7, "p3", True)]
+    over = DEAL + ["p3 f", "p1 f"]
+    assert findings(over + ["p2 sm Td9d"]) == []  # the last seat may show its cards
+    assert findings(over + ["p1 sm Ac2d"]) == [("event_after_end", 5, "p1", True)]

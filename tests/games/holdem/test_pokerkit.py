@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 
-pokerkit = pytest.importorskip("pokerkit")
-from pokerkit import Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem  # noqa: E402
-from pokerkit.notation import parse_action as pk_parse_action  # noqa: E402
+from pokerkit import Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem
+from pokerkit.notation import parse_action as pk_parse_action
 
-from replay.games.holdem.engine import HoldemState, split  # noqa: E402
+from replay.games.holdem.engine import HoldemState, split
 
-from .helpers import new_state, random_hand, random_setup  # noqa: E402
+from .helpers import new_state, random_hand, random_setup
 
 HANDS = 2000
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

@@ -1,9 +1,9 @@
-"""Hold'em's chart as a plotly figure: each live seat's chance to win, step by step, street by
-street.
+"""Hold'em's chart as a plotly figure: each live seat's chance to win, step by step (the
+chances change with each street's cards and with each fold).
 
 The shell builds a game's charts once for every view, but a seat's chance to win depends on
-the cards the view can see. So the figure sent here holds no numbers: one empty line per seat,
-the streets as the x axis's ticks, and ``fill: "equity"``. The board's script fills the lines
+the cards the view can see. So the figure sent here holds no numbers: one empty line per seat and
+``fill: "equity"``. The board's script fills the lines
 from the steps the page embeds (each step's ``eq``, worked out on the server from that view's
 own steps by ``equity.step_equities``) before the charts are drawn: a seat's view charts only
 what that seat could know, and the open view the true chances.
@@ -17,8 +17,8 @@ what that seat could know, and the open view the true chances.
 >>> chart = equity_chart(replay)
 >>> [t["name"] for t in chart["figure"]["data"]], chart["fill"], chart["mark"]
 (['&lt;b&gt;Ann&lt;/b&gt;', 'p2'], 'equity', 'step')
->>> chart["figure"]["layout"]["xaxis"]["ticktext"]
-['preflop', 'flop']
+>>> chart["figure"]["layout"]["xaxis"]["range"]
+[-0.5, 2.5]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from html import escape
 from typing import Any
 
 from .. import log_names, seat_label as label
-from .view import seats_of, step_street, street_starts
+from .view import seats_of
 
 SEAT_COLOURS = ("#2563eb", "#d9822b", "#2f9e6e", "#9a4fd0", "#c0152f", "#0e7490", "#a16207", "#db2777",
                 "#4d7c0f", "#475569")
@@ -45,8 +45,7 @@ def seat_labels(replay: Any) -> list[str]:
 
 def equity_chart(replay: Any) -> dict[str, Any]:
     """The chance-to-win chart, its lines left for the board's script to fill (see above)."""
-    steps = replay.steps_json()  # only where the streets start is read: the same in every view
-    ticks = street_starts(steps)
+    steps = replay.steps_json()  # only their number is read: the same in every view
     data = []
     for n, (seat, name) in enumerate(zip(seats_of(replay), seat_labels(replay))):
         data.append({
@@ -60,9 +59,8 @@ def equity_chart(replay: Any) -> dict[str, Any]:
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)", "showlegend": True,
         "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
         "hovermode": "closest", "dragmode": False,
-        "xaxis": {"title": {"text": "street"}, "fixedrange": True, "automargin": True, "tickmode": "array",
-                  "tickvals": ticks, "ticktext": [step_street(steps[i]) if steps[i].get("kind") == "board"
-                                                  else (steps[i].get("street") or "preflop") for i in ticks],
+        # plain step numbers: street names along the axis would tell how far the hand goes
+        "xaxis": {"title": {"text": "step"}, "fixedrange": True, "automargin": True, "rangemode": "tozero",
                   "range": [-0.5, max(len(steps) - 0.5, 1)]},
         "yaxis": {"title": {"text": "% to win"}, "fixedrange": True, "automargin": True, "range": [0, 100]},
     }

@@ -30,6 +30,8 @@ where the flop, the turn and the river come, where the showdown starts, and the 
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from typing import Any
@@ -148,18 +150,22 @@ def chapters(steps: list[dict[str, Any]]) -> dict[str, Any]:
 
 def equities(steps: list[dict[str, Any]]) -> list[dict[str, float] | None]:
     """Each step's chance to win per live seat, from the view's own steps (``None`` where there
-    is nothing to say); all ``None`` when the steps hold cards the evaluator refuses."""
+    is nothing to say); all ``None`` when the steps hold cards the evaluator refuses. The same
+    hand seen the same way (another step's page of one view) is worked out once."""
+    key = json.dumps([[s.get("kind"), s.get("hole"), s.get("board"), s.get("folded")] for s in steps],
+                     separators=(",", ":"))  # the seats in table order, as the steps give them
+    return [None if e is None else dict(e) for e in _equities(key)]
+
+
+@functools.lru_cache(maxsize=256)
+def _equities(key: str) -> tuple[dict[str, float] | None, ...]:
+    steps = [{"kind": k, "hole": h, "board": b, "folded": f} for k, h, b, f in json.loads(key)]
     try:
         found = step_equities(steps)
     except ValueError:  # cards the engine refused (a card dealt twice): a finding says so, no chart
-        return [None] * len(steps)
-    out = []
-    for e in found:
-        if e is None:
-            out.append(None)
-        else:
-            out.append({str(s): round(float(v), 4) for s, v in e.items() if v is not None and math.isfinite(float(v))})
-    return out
+        return (None,) * len(steps)
+    return tuple(None if e is None else {str(s): round(float(v), 4) for s, v in e.items()
+                                         if v is not None and math.isfinite(float(v))} for e in found)
 
 
 # --- the record -----------------------------------------------------------------------------
@@ -227,8 +233,12 @@ def seat_places(seats: tuple[str, ...], perspective: str) -> dict[str, dict[str,
     for k, seat in enumerate(seats):
         angle = math.pi / 2 + 2 * math.pi * ((k - turn) % n) / n
         c, s = math.cos(angle), math.sin(angle)
-        places[seat] = {"x": round(50 + 38 * c, 2), "y": round(50 + 38 * s, 2),
-                        "bx": round(50 + 21 * c, 2), "by": round(50 + 23 * s, 2)}
+        x, y = 50 + 38 * c, 50 + 38 * s
+        if abs(s) < 0.45:  # a seat at the side: its bet just above it, clear of the board cards
+            bx, by = 50 + 28 * c, y - 12
+        else:
+            bx, by = 50 + 21 * c, 50 + 23 * s
+        places[seat] = {"x": round(x, 2), "y": round(y, 2), "bx": round(bx, 2), "by": round(by, 2)}
     return places
 
 
