@@ -42,6 +42,9 @@ WITH_EXAMPLES = (
     "replay.games.floating_bridge.rules", "viewer.app", "viewer.assets", "viewer.games.floating_bridge.charts", "viewer.ratelimit",
     "viewer.view", "replay.games", "replay.games.base", "replay.games.floating_bridge", "replay.games.uno_lite",
     "replay.codec.generic", "replay.games.uno_lite.codec", "archive.filters",
+    "replay.games.holdem", "replay.games.holdem.log", "replay.games.holdem.phh", "replay.games.holdem.engine",
+    "replay.games.holdem.cards", "replay.games.holdem.stats", "replay.games.holdem.evaluator",
+    "replay.games.holdem.equity", "replay.games.holdem.codec", "replay.games.holdem.logger",
 )
 
 

@@ -48,6 +48,7 @@ BUILTIN: dict[str, str] = {
     "uno-lite": "replay.games.uno_lite:GAME",
     "coup": "replay.games.coup:GAME",
     "party-cards": "replay.games.party_cards:GAME",
+    "holdem": "replay.games.holdem:GAME",
 }
 
 

@@ -32,6 +32,7 @@ GAME_SAMPLES = {
     "uno-lite": SAMPLE_LOGS / "uno-lite" / "batch" / "uno-night.jsonl",
     "coup": SAMPLE_LOGS / "coup" / "selfplay" / "champ-3p_g11.json",
     "party-cards": SAMPLE_LOGS / "party-cards" / "selfplay-random-31.json",
+    "holdem": SAMPLE_LOGS / "holdem" / "nine-handed-side-pots.phh",
 }
 
 

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 import viewer
+from replay.games import names
 
 ROOT = Path(viewer.__file__).resolve().parent
-#: the game-specific folders: each board's own package
-GAME_FOLDERS = ("games/floating_bridge", "games/uno_lite", "games/coup", "games/party_cards")
+#: the game-specific folders: every registered game's board package (its own code may use its words)
+GAME_FOLDERS = tuple(f"games/{name.replace('-', '_')}" for name in names())
 GAME_WORDS = re.compile(r"\b(contract|declarer|tricks?|bridge|uno|coup|party|pbn|lin|double.dummy)\b", re.I)
 
 

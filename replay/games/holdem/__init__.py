@@ -1,0 +1,186 @@
+"""Texas hold'em, no-limit and fixed-limit, 2 to 10 seats: the ``holdem/1`` game module.
+
+Its log says what a PHH hand history says (``../shared/spec/holdem.md``): the stakes and stacks
+by seat ``p1``..``pN`` (the button last), then one PHH action notation an event. ``GAME`` is what
+the registry (``replay.games``) hands out:
+
+>>> from replay.games import get
+>>> game = get("holdem")
+>>> game.title, game.player_counts, game.finding_kinds["out_of_turn"], game.finding_kinds["needless_fold"]
+("Texas hold'em", (2, 10), True, False)
+>>> replay = game.judge(game.selfplay(seed=3))
+>>> replay.findings, replay.end_reason
+([], 'completed')
+
+The package: ``cards`` (cards as PHH writes them), ``log`` (the models of ``holdem/1``),
+``phh`` (reading and writing PHH ``.phh``/``.phhs``), ``engine`` (``HoldemState``: betting,
+pots, showdown), ``evaluator`` (hand ranks), ``equity`` (each seat's chance to win),
+``replay`` (``HoldemReplay``), ``logger`` (``HoldemLogger``), ``codec`` (replay codes),
+``bots`` (self-play) and ``championship`` (big blinds per 100 hands, all-in adjusted).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+from ..base import Export, Fact, ForeignFormat, GameModule, SeatFigure
+from . import phh
+from .cards import cards_text
+from .bots import BOTS, play_game
+from .championship import championship_command
+from .codec import CODEC as PAYLOAD_CODEC
+from .engine import FINDING_KINDS, HoldemState
+from .log import END_REASONS, ActionEvent, HoldemLog, json_schema, parse, read_json
+from .logger import HoldemLogger
+from .replay import HoldemReplay
+from .stats import FIGURES
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown")
+#: the line that begins a hand of a .phhs file: its table, ``[12]``
+_HAND_TABLE = re.compile(r"\s*\[\s*[0-9]+\s*\]\s*(#.*)?$")
+
+
+def legal_actions(state: HoldemState) -> list[str]:
+    """Every PHH action notation that may come next at ``state`` (``GAME.legal_events``' texts)."""
+    if state.over or state.stopped:
+        return []
+    if state.to_act is None:
+        due = state.dealer_due
+        if due is None:
+            return []
+        cards = sorted(state.unseen())
+        if due[0] == "dh":
+            return [f"d dh {due[1]} {cards_text(pair)}" for pair in combinations(cards, 2)]
+        return [f"d db {cards_text(drawn)}" for drawn in combinations(cards, due[1])]
+    seat = state.to_act
+    legal = state.legal()
+    texts = [f"{seat} f"] if legal.fold else []
+    texts.append(f"{seat} cc")
+    if legal.min_to is not None:
+        unit = 1 if state.exponent >= 0 else Decimal(1).scaleb(state.exponent)
+        size = legal.min_to
+        while size <= legal.max_to:
+            texts.append(f"{seat} cbr {size}")
+            size += unit
+        if texts[-1] != f"{seat} cbr {legal.max_to}":
+            texts.append(f"{seat} cbr {legal.max_to}")
+    return texts
+
+
+def _stakes(text: str) -> str:
+    """``50/100`` as the archive keeps it, typed as ``50-100``, ``50 / 100`` or ``0.25/0.50`` too
+    (amounts without trailing zeros: ``0.25/0.5``)."""
+    parts = text.replace(" ", "").replace("-", "/").split("/")
+    try:
+        if len(parts) < 2:
+            raise ArithmeticError
+        amounts = [Decimal(p) for p in parts]
+    except ArithmeticError:
+        raise ValueError(f"stakes are written small blind/big blind, e.g. 50/100, not {text!r}") from None
+    return "/".join(format(a.normalize(), "f") for a in amounts)
+
+
+def _yes_no(text: str) -> str:
+    value = text.strip().lower()
+    if value in ("yes", "y", "true", "1"):
+        return "yes"
+    if value in ("no", "n", "false", "0"):
+        return "no"
+    raise ValueError(f"showdown must be yes or no, not {text!r}")
+
+
+class Holdem(GameModule):
+    """The Texas hold'em game module (``replay.games.base.GameModule``)."""
+
+    name: ClassVar[str] = "holdem"
+    title: ClassVar[str] = "Texas hold'em"
+    major: ClassVar[int] = 1
+    #: PHH's seat names: p1 is the small blind, the last seat the button
+    seats: ClassVar[tuple[str, ...]] = tuple(f"p{i}" for i in range(1, 11))
+    player_counts: ClassVar[tuple[int, int]] = (2, 10)
+    finding_kinds: ClassVar[Mapping[str, bool]] = FINDING_KINDS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
+    #: every event but chat is one PHH action (the dealer's deals too): a step each
+    action_events: ClassVar[frozenset[str]] = frozenset(("action",))
+    #: the viewer's up/down keys go street by street
+    chapter: ClassVar[str] = "street"
+    Log: ClassVar[type] = HoldemLog
+    Logger: ClassVar[type] = HoldemLogger
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = BOTS
+    default_bots: ClassVar[tuple[str, ...]] = ("tag", "call", "random")
+    readers: ClassVar[tuple[ForeignFormat, ...]] = (
+        ForeignFormat("phh", phh.looks_like, phh.read, phh.read_games, suffixes=(".phh", ".phhs"),
+                      starts_game=lambda line: _HAND_TABLE.match(line) is not None),)
+    read_json: ClassVar[Any] = read_json
+    code_marker: ClassVar[str] = "v"
+    payload_codec: ClassVar[Any] = PAYLOAD_CODEC
+    exports: ClassVar[tuple[Export, ...]] = (
+        Export("phh", "PHH hand history", ".phh", "application/toml", phh.write),)
+    facts: ClassVar[tuple[Fact, ...]] = (
+        Fact("variant", "Variant", values=("NT", "FT"), normalise=lambda t: t.strip().upper(), column=True,
+             help="NT (no-limit) or FT (fixed-limit)"),
+        Fact("seats", "Seats", kind="int", column=True),
+        Fact("stakes", "Stakes", normalise=_stakes, pattern=r"[0-9.]+(/[0-9.]+)+", column=True,
+             help="small blind/big blind, e.g. 50/100"),
+        Fact("street", "Street reached", values=STREETS, normalise=lambda t: t.strip().lower(), column=True),
+        Fact("showdown", "Showdown", values=("yes", "no"), normalise=_yes_no),
+        Fact("biggest_pot", "Biggest pot", kind="int", column=True,
+             help="the whole pot in chips (in cents at a table that plays in dollars and cents)"),
+        Fact("winner", "Winner", kind="seat"),
+    )
+    #: VPIP, PFR, showdowns won and big blinds per 100 hands, per player and bot (``stats``)
+    seat_figures: ClassVar[tuple[SeatFigure, ...]] = FIGURES
+    bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = (
+        ("6 seats, 10,000 chips, 50/100 no-limit, 3 bots", {"bots": ("tag", "call", "random"), "players": 6}),
+        ("heads-up, 10,000 chips, 3 bots", {"bots": ("tag", "call", "random"), "players": 2}),
+    )
+    #: ``game-replay holdem-championship``: big blinds per 100 hands, raw and all-in adjusted
+    commands: ClassVar[tuple[Any, ...]] = (championship_command,)
+    sample_logs: ClassVar[Any] = Path(__file__).resolve().parents[3] / "sample_logs" / "holdem"
+
+    def log_seats(self, log: HoldemLog) -> tuple[str, ...]:
+        """A table's seats are ``p1``..``pN`` for its N starting stacks."""
+        return tuple(log.seats)
+
+    def parse(self, data: dict[str, Any], source: str | None = None) -> HoldemLog:
+        return parse(data, source)
+
+    def judge(self, log: HoldemLog) -> HoldemReplay:
+        return HoldemReplay.from_log(log)
+
+    def json_schema(self) -> dict[str, Any]:
+        return json_schema()
+
+    def start(self, log: HoldemLog) -> tuple[HoldemState, list]:
+        return HoldemState.from_log(log)
+
+    def legal_events(self, state: HoldemState) -> list[Any]:
+        """Every action that may come next: for the dealer each deal the unseen cards allow (a
+        seat's two hole cards, or the street's board cards, as sets); for a seat a fold where
+        it is legal, the check or call, and every bet or raise size from the least to the most
+        (in the table's smallest unit)."""
+        return [ActionEvent.model_construct(action=text) for text in legal_actions(state)]
+
+    def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> HoldemLog:
+        """A seeded bot hand (options: ``players``, ``stacks``, ``blinds``, ``game_id``, ``out_dir``)."""
+        return play_game(seed, bots=tuple(bots), **options)
+
+    def replay_lines(self, replay: HoldemReplay) -> list[str]:
+        data = replay.to_json()
+        lines = [f"  board {' '.join(data['board']) or '-'}, reached the {data['street']}"]
+        for pot in data["pots"]:
+            won = ", ".join(pot.get("winners") or []) or "unsettled"
+            lines.append(f"  pot {pot['amount']} among {', '.join(pot['seats'])}: {won}")
+        return lines
+
+    def __repr__(self) -> str:
+        return "<game holdem/1: Texas hold'em>"
+
+
+GAME = Holdem()
+
+__all__ = ["GAME", "Holdem", "HoldemLog", "HoldemReplay", "HoldemState", "parse", "play_game"]
