@@ -11,7 +11,7 @@ per bot and the stats pages show the figures:
   collected chips there;
 - ``won_mbb`` and ``won_mbb_sq``: the seat's winnings in thousandths of a big blind (the
   biggest forced bet; the small bet in fixed-limit), and their square, so that big blinds per
-  100 hands come with a 95% interval.
+  100 hands come with a 95% interval (counted up to a million big blinds either way, ``MAX_MBB``).
 
 >>> from types import SimpleNamespace as NS
 >>> log = NS(variant="NT", seats=("p1", "p2", "p3"), blinds_or_straddles=[50, 100, 0], small_bet=None,
@@ -24,6 +24,14 @@ per bot and the stats pages show the figures:
 (1, 0, 1, 0)
 >>> counts["p1"]["showdowns_won"], counts["p3"]["showdowns"], counts["p2"]["showdowns"], counts["p1"]["won_mbb"]
 (1, 1, 0, 10000)
+
+Heads-up the button (p2) posts the small blind: its limp is voluntary, the big blind's check is not.
+
+>>> log = NS(variant="NT", seats=("p1", "p2"), blinds_or_straddles=[50, 100], small_bet=None,
+...          events=[NS(type="action", action=a) for a in ("d dh p1 AcAd", "d dh p2 7h2c", "p2 cc", "p1 cc")])
+>>> counts = seat_counts(log, {"p1": 0, "p2": 0}, street="flop", winners=())
+>>> counts["p1"]["vpip"], counts["p2"]["vpip"]
+(0, 1)
 """
 
 from __future__ import annotations
@@ -45,6 +53,11 @@ FIGURES = (
 )
 
 
+#: a hand's winnings are counted up to a million big blinds either way, so that their squares
+#: (and the sums of many) stay within a 64-bit column: 10**9 thousandths, squared 10**18
+MAX_MBB = 10 ** 9
+
+
 def big_blind(log: Any) -> Any:
     """The hand's big blind: its biggest forced bet (the small bet in fixed-limit when no blind)."""
     forced = [a for a in log.blinds_or_straddles if a]
@@ -56,7 +69,10 @@ def big_blind(log: Any) -> Any:
 def seat_counts(log: Any, payoffs: Mapping[str, Any], street: str, winners: Sequence[str]) -> dict[str, dict[str, int]]:
     """Each seat's counters for one hand (see the module's documentation)."""
     seats = tuple(log.seats)
-    paid = {seat: blind for seat, blind in zip(seats, log.blinds_or_straddles)}
+    blinds = list(log.blinds_or_straddles)
+    if len(seats) == 2:  # heads-up the forced bets are read reversed (PHH): p2, the button, posts the small
+        blinds.reverse()
+    paid = {seat: blind for seat, blind in zip(seats, blinds)}
     to_call = max(paid.values(), default=0)
     counts = {seat: {"dealt": 1, "vpip": 0, "pfr": 0, "showdowns": 0, "showdowns_won": 0} for seat in seats}
     folded: set[str] = set()
@@ -97,6 +113,7 @@ def seat_counts(log: Any, payoffs: Mapping[str, Any], street: str, winners: Sequ
     blind = Decimal(str(big_blind(log)))
     for seat in seats:
         mbb = int((Decimal(str(payoffs.get(seat, 0))) * 1000 / blind).to_integral_value()) if blind else 0
+        mbb = max(-MAX_MBB, min(MAX_MBB, mbb))
         counts[seat]["won_mbb"] = mbb
         counts[seat]["won_mbb_sq"] = mbb * mbb
     return counts

@@ -302,9 +302,10 @@ def outcome_text(step: dict[str, Any], names: dict[str, Any], replay: Any, cents
     return ""
 
 
-#: findings whose wording may name a dealt card: another seat's view words them without cards
+#: findings whose wording may name a dealt card: a seat's view words them without cards
 PRIVATE_FINDINGS = ("duplicate_card", "wrong_deal")
-_CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
+#: a card, or cards written one after another as PHH writes them (``AcAd``, ``Ac??``)
+_CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][cdhs]|\?\?)+(?![A-Za-z0-9])")
 
 
 def view_findings(replay: Any, perspective: str) -> list[dict[str, Any]]:
@@ -315,12 +316,17 @@ def view_findings(replay: Any, perspective: str) -> list[dict[str, Any]]:
     >>> f = N(to_json=lambda: {"kind": "duplicate_card", "seat": "p2", "message": "p2: Ac is dealt twice", "step": 2})
     >>> view_findings(N(findings=[f]), "p1")[0]["message"], view_findings(N(findings=[f]), "all")[0]["message"]
     ('p2: a card is dealt twice', 'p2: Ac is dealt twice')
+    >>> g = N(to_json=lambda: {"kind": "duplicate_card", "seat": "p1", "step": 9,
+    ...                        "message": "p1 shows QhQd, but it was dealt AcAd"})
+    >>> view_findings(N(findings=[g]), "p2")[0]["message"], view_findings(N(findings=[g]), "p1")[0]["message"]
+    ('p1 shows a card, but it was dealt a card', 'p1 shows a card, but it was dealt a card')
     """
     findings = [f.to_json() for f in replay.findings]
     if perspective == "all":
         return findings
+    # the seat's own findings too: "p2 is dealt Ac, a card already dealt" tells who holds Ac
     return [{**f, "message": _CARD.sub("a card", f["message"])} if f["kind"] in PRIVATE_FINDINGS
-            and f.get("seat") != perspective else f for f in findings]
+            else f for f in findings]
 
 
 def board_view(game: Any, index: int, perspective: str, options: dict[str, Any]) -> dict[str, Any]:
