@@ -35,7 +35,9 @@ against pokerkit on random hands, ``tests/games/holdem/test_pokerkit.py``):
 - showdown: ``sm`` may come once the betting is over for good (the hand over, or all-in before
   the river: then before or after the run-out), in any order, by each seat still in; showing is
   never required: known hole cards count whether shown or not (pokerkit counts only cards shown);
-  a muck gives up the seat's claim (not for the last seat left).
+  a muck gives up the seat's claim to each pot, but only to the hands still in that pot: a pot
+  whose every contender mucked goes to the last of them to muck (ours: pokerkit fails there, or
+  burns the chips), never to a seat that is not in it.
 
 Per-seat values are lists indexed like ``state.seats`` (``state.index[seat]`` gives the
 index): ``stacks``, ``bets`` (this street's), ``hole`` (two card numbers, ``None`` for an
@@ -274,6 +276,7 @@ class HoldemState:
         "ante_trimming", "exponent", "end", "stacks", "bets", "contrib", "dead", "hole", "shown", "folded",
         "board", "street_index", "phase", "next_hole", "actors", "acted", "raise_amount", "raise_count",
         "short_sum", "opener", "all_in_status", "over", "stopped", "steps", "known", "returned", "top",
+        "mucked",
     )
 
     # -- construction ----------------------------------------------------------------------
@@ -352,6 +355,7 @@ class HoldemState:
         self.known = 0
         self.returned = [0] * n
         self.top = 0
+        self.mucked = []
 
     def _start(self) -> None:
         """Antes (then collected), blinds and straddles posted; hole cards due (pokerkit's order)."""
@@ -401,6 +405,7 @@ class HoldemState:
         self.opener = 0
         self.all_in_status = False
         self.known = 0
+        self.mucked = []
 
     def copy(self) -> "HoldemState":
         new = HoldemState.__new__(HoldemState)
@@ -462,15 +467,52 @@ class HoldemState:
     def pots(self) -> list[Pot]:
         """The main pot and side pots collected so far, each with the seats in the hand that have
         put in enough to win it (pokerkit's rule: a pot for each all-in level, antes dead money in
-        the main pot); this street's bets are in ``bets`` until the street ends."""
-        return [Pot(amount, tuple(self.seats[i] for i in seats)) for amount, seats in self._pots()]
+        the main pot); this street's bets are in ``bets`` until the street ends. A seat that mucked
+        is in no pot that still has a hand in it; a pot whose every contender mucked names them and
+        its winner already, the last of them to muck (see ``_claims``)."""
+        seats = self.seats
+        return [Pot(amount, tuple(seats[i] for i in eligible)) if taker is None else
+                Pot(amount, tuple(seats[i] for i in eligible), (seats[taker],), (amount,))
+                for amount, eligible, taker in self._claims()]
+
+    def _claims(self, alive: set[int] | None = None) -> list[tuple[Any, tuple[int, ...], int | None]]:
+        """The pots as the showdown's mucks leave them, main pot first: ``(amount, seats, taker)``.
+
+        A muck forfeits the seat's claim only to the hands still in the same pot. A pot that still
+        has a hand in it is formed without the seats that mucked (pokerkit's rule: they are out of
+        the hand, and pots with the same contenders merge), ``taker`` None. A pot whose every
+        contender mucked (pokerkit cannot settle it: it fails, or burns the chips) goes to the last
+        of them to muck, ``taker`` (the rule of the last seat left, pot by pot: nobody contests it,
+        and a seat that did not put enough in to be in it never takes it); ``seats`` are then its
+        contenders. ``alive``: the only seats left to contest the pots that still have hands in them
+        (pokerkit's hand killing). A pot nobody is in at all (not a hand played by the rules) keeps
+        ``seats`` empty."""
+        mucked = self.mucked
+        if not mucked and alive is None:
+            return [(amount, eligible, None) for amount, eligible in self._pots()]
+        n = self.n
+        by_fold = [self.folded[i] and i not in mucked for i in range(n)]  # out by a fold, not a muck
+        out = [by_fold[i] or i in mucked or (alive is not None and i not in alive) for i in range(n)]
+        claims = [(level, amount, eligible, None) for amount, eligible, level in self._pot_levels(out) if eligible]
+        for amount, eligible, level in self._pot_levels(by_fold):
+            if not eligible:
+                claims.append((level, amount, eligible, None))
+            elif all(i in mucked for i in eligible):
+                claims.append((level, amount, eligible, max(eligible, key=mucked.index)))
+        claims.sort(key=lambda claim: claim[0])
+        return [(amount, eligible, taker) for _, amount, eligible, taker in claims]
 
     def _pots(self, out: Sequence[bool] | None = None) -> list[tuple[Any, tuple[int, ...]]]:
+        return [(amount, eligible) for amount, eligible, _ in self._pot_levels(out)]
+
+    def _pot_levels(self, out: Sequence[bool] | None = None) -> list[tuple[Any, tuple[int, ...], Any]]:
+        """``(amount, seats, level)`` for each pot: the seats not ``out`` (by default: folded) that
+        put in up to its level, the contribution it reaches up to."""
         n = self.n
         paid = self.contrib
         bets = self.bets
         folded = self.folded if out is None else out
-        pots: list[tuple[Any, tuple[int, ...]]] = []
+        pots: list[tuple[Any, tuple[int, ...], Any]] = []
         amount = self.dead
         previous = 0
         for level in sorted(set(paid)):
@@ -486,7 +528,7 @@ class HoldemState:
             while pots and pots[-1][1] == key:
                 amount += pots.pop()[0]
             if amount:
-                pots.append((amount, key))
+                pots.append((amount, key, level))
             amount = 0
             previous = level
         return pots
@@ -758,7 +800,8 @@ class HoldemState:
                 why = "the showdown has not come"
             return self._fatal("out_of_turn", seat, index, f"{seat} shows or mucks out of turn ({why})")
         hole = self.hole[p]
-        if cards is None:  # a muck forfeits the seat's claim (unless it is the last seat in the hand)
+        if cards is None:  # a muck: the seat is out of the hand (unless it is the last seat in it); it
+            self.mucked.append(p)  # forfeits each pot only to a hand still in it (see ``_claims``)
             if self.folded.count(False) > 1:
                 self.folded[p] = True
         elif cards != "-":
@@ -883,8 +926,10 @@ class HoldemState:
             finishing_stacks = getattr(end, "finishing_stacks", None)
         n, seats = self.n, self.seats
         base = [self.stacks[i] + self.bets[i] for i in range(n)]  # behind, before the pots are pushed
-        if self.over and self.folded.count(False) == 1 and winnings is None and finishing_stacks is None:
-            # the common end, everybody else folded: one pot, to the last seat
+        mucked = self.mucked
+        if (self.over and [self.folded[i] and i not in mucked for i in range(n)].count(False) == 1
+                and winnings is None and finishing_stacks is None):
+            # the common end, everybody else folded (not mucked): one pot, to the last seat
             w = self.folded.index(False)
             total = self.pot_total()
             won = [0] * n
@@ -893,30 +938,36 @@ class HoldemState:
             starting = self.starting
             return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
                               [Pot(total, (seats[w],), (seats[w],), (total,))], True, 0, [seats[w]], won, [])
-        raw = self._pots()
+        # the pots, each with the seats that still hold a hand in it, or with its taker when every
+        # contender mucked (a muck forfeits a pot only to a hand still in it: ``_claims``)
+        claims = self._claims()
         board = self.board
         complete = len(board) == 5 and None not in board
         ranks: dict[int, int | None] = {}
-        if self.over and complete and len(raw) > 1:
+        if self.over and complete and len(claims) > 1:
             # pokerkit kills the hands that cannot win any pot, then forms the pots again from the
             # hands left (pots with the same contenders merge, which moves odd chips)
-            for _, eligible in raw:
-                for i in eligible:
+            for _, eligible, taker in claims:
+                for i in eligible if taker is None else ():
                     if i not in ranks:
                         hole = self.hole[i]
                         ranks[i] = None if hole is None or None in hole else rank(hole + board)
             if None not in ranks.values():
                 alive = set()
-                for _, eligible in raw:
-                    best = max(ranks[i] for i in eligible)
-                    alive.update(i for i in eligible if ranks[i] == best)
-                raw = self._pots([self.folded[i] or i not in alive for i in range(n)])
+                for _, eligible, taker in claims:
+                    if taker is None and eligible:
+                        best = max(ranks[i] for i in eligible)
+                        alive.update(i for i in eligible if ranks[i] == best)
+                claims = self._claims(alive)
+        raw = [(amount, eligible) for amount, eligible, _ in claims]
         pot_total = self.dead + sum(self.contrib) + sum(self.bets)
         share = [0] * n
         pots: list[Pot] = []
         unknown: list[int] = []
-        for k, (amount, eligible) in enumerate(raw):
-            if len(eligible) == 1:
+        for k, (amount, eligible, taker) in enumerate(claims):
+            if taker is not None:
+                winners = [taker]
+            elif len(eligible) == 1:
                 winners = list(eligible)
             elif not self.over or not complete:
                 winners = None
