@@ -296,7 +296,20 @@ class Ingester:
         if reader is None:
             yield self._read(path, stdin)
             return
-        for first_line, data in _pieces(path, reader.starts_game):
+        pieces = _pieces(path, reader.starts_game, self.max_input_bytes)
+        while True:
+            try:
+                found = next(pieces, None)
+            except OSError as exc:  # the file went away or broke while read: what was read stays
+                yield _rejected(path, f"cannot read on: {exc.strerror or exc}")
+                return
+            if found is None:
+                return
+            first_line, data = found
+            if data is None:
+                yield _rejected(f"{path}:{first_line}", f"a game of more than {self.max_input_bytes:,} bytes "
+                                                        f"from line {first_line} (over the limit)")
+                continue
             item = self._plan(data, path, "file", True)
             item.source = f"{path}:{first_line}"  # the piece's receipt: the file's bytes from that line
             offset = first_line - 1
@@ -827,22 +840,24 @@ def _piece_reader(path: str) -> ForeignFormat | None:
     return None
 
 
-def _pieces(path: str, starts_game: Callable[[str], bool]) -> Iterator[tuple[int, bytes]]:
+def _pieces(path: str, starts_game: Callable[[str], bool], cap: int) -> Iterator[tuple[int, bytes | None]]:
     """``(number of its first line, bytes)`` of each piece of the file: whole games, cut before
-    a line that starts one once a piece holds ``PIECE_BYTES``. Every byte is in one piece."""
+    a line that starts one once a piece holds ``PIECE_BYTES``. Every byte is in one piece; a
+    piece that grows past ``cap`` bytes with no place to cut is not kept (``None``: too large)."""
     piece: list[bytes] = []
     size = 0
     first = number = 1
     with open(path, "rb") as fh:
         for line in fh:
             if size >= PIECE_BYTES and starts_game(line.decode("utf-8", errors="replace")):
-                yield first, b"".join(piece)
+                yield first, (b"".join(piece) if size <= cap else None)
                 piece, size, first = [], 0, number
-            piece.append(line)
+            if size <= cap:
+                piece.append(line)
             size += len(line)
             number += 1
-    if piece:
-        yield first, b"".join(piece)
+    if size:
+        yield first, (b"".join(piece) if size <= cap else None)
 
 
 def _shifted(source: str, path: str, offset: int) -> str:

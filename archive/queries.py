@@ -564,23 +564,28 @@ class Queries:
         key = GamePlayer.name if by == "player" else GamePlayer.bot
         names = sorted({c for f in figures for c in f.counters()})
         keys = [r[by] for r in rows]
-        query = (select(key.label("key"), GameSeatCount.name, func.sum(GameSeatCount.value).label("total"))
-                 .select_from(GamePlayer)
-                 .join(Game, Game.id == GamePlayer.game_id)
-                 .join(GameSeatCount, and_(GameSeatCount.game_id == GamePlayer.game_id,
-                                           GameSeatCount.seat == GamePlayer.seat))
-                 .where(Game.game == game, key.in_(keys), GameSeatCount.name.in_(names))
-                 .group_by(key, GameSeatCount.name))
-        if listed_only:
-            query = query.where(Game.listed.is_(True))
         sums: dict[Any, dict[str, int]] = {}
-        for r in conn.execute(query):
-            sums.setdefault(r.key, {})[r.name] = int(r.total or 0)
+        for start in range(0, len(keys), FIGURE_KEYS):  # a bounded IN list (SQLite's variable limit)
+            query = (select(key.label("key"), GameSeatCount.name, func.sum(GameSeatCount.value).label("total"))
+                     .select_from(GamePlayer)
+                     .join(Game, Game.id == GamePlayer.game_id)
+                     .join(GameSeatCount, and_(GameSeatCount.game_id == GamePlayer.game_id,
+                                               GameSeatCount.seat == GamePlayer.seat))
+                     .where(Game.game == game, key.in_(keys[start:start + FIGURE_KEYS]),
+                            GameSeatCount.name.in_(names))
+                     .group_by(key, GameSeatCount.name))
+            if listed_only:
+                query = query.where(Game.listed.is_(True))
+            for r in conn.execute(query):
+                sums.setdefault(r.key, {})[r.name] = int(r.total or 0)
         for row in rows:
             got = sums.get(row[by], {})
             row["figures"] = {f.name: {"value": f.value(got), "interval": f.interval(got), "n": got.get(f.of, 0)}
                               for f in figures}
 
+
+#: names asked about in one query of the stats' seat figures
+FIGURE_KEYS = 500
 
 #: the keywords ``Archive.list`` takes besides a game's facts (``archive/filters.py``)
 FILTERS = (*NEUTRAL, FACT)

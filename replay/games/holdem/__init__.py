@@ -44,8 +44,22 @@ STREETS = ("preflop", "flop", "turn", "river", "showdown")
 _HAND_TABLE = re.compile(r"\s*\[\s*[0-9]+\s*\]\s*(#.*)?$")
 
 
+#: the most bet sizes ``legal_actions`` lists at one point (more: evenly spaced, both ends kept)
+MAX_SIZES = 20_000
+
+
 def legal_actions(state: HoldemState) -> list[str]:
-    """Every PHH action notation that may come next at ``state`` (``GAME.legal_events``' texts)."""
+    """Every PHH action notation that may come next at ``state`` (``GAME.legal_events``' texts):
+    every bet size in the table's smallest unit, up to ``MAX_SIZES`` of them.
+
+    >>> state, _ = HoldemState.from_setup("NT", [0, 0], [50, 100], [300, 300], min_bet=100)
+    >>> legal_actions(state)[:2], len(legal_actions(state))
+    (['d dh p1 2c2d', 'd dh p1 2c2h'], 1326)
+    >>> for text in ("d dh p1 AcAd", "d dh p2 KcKd"):
+    ...     _ = state.push_action(text)
+    >>> legal_actions(state)[:3], legal_actions(state)[-1], len(legal_actions(state))
+    (['p2 f', 'p2 cc', 'p2 cbr 200'], 'p2 cbr 300', 103)
+    """
     if state.over or state.stopped:
         return []
     if state.to_act is None:
@@ -62,12 +76,16 @@ def legal_actions(state: HoldemState) -> list[str]:
     texts.append(f"{seat} cc")
     if legal.min_to is not None:
         unit = 1 if state.exponent >= 0 else Decimal(1).scaleb(state.exponent)
-        size = legal.min_to
-        while size <= legal.max_to:
+        low, high = legal.min_to, legal.max_to
+        count = int((high - low) / unit) + 1
+        if count > MAX_SIZES:  # deep stacks in small units: evenly spaced sizes, both ends kept
+            unit = (high - low) / (MAX_SIZES - 1)
+            unit = int(unit) if state.exponent >= 0 else unit.quantize(Decimal(1).scaleb(state.exponent))
+        size = low
+        while size < high:
             texts.append(f"{seat} cbr {size}")
             size += unit
-        if texts[-1] != f"{seat} cbr {legal.max_to}":
-            texts.append(f"{seat} cbr {legal.max_to}")
+        texts.append(f"{seat} cbr {high}")  # all-in (or the fixed size), once
     return texts
 
 
@@ -125,7 +143,7 @@ class Holdem(GameModule):
              help="NT (no-limit) or FT (fixed-limit)"),
         Fact("seats", "Seats", kind="int", column=True),
         Fact("stakes", "Stakes", normalise=_stakes, pattern=r"[0-9.]+(/[0-9.]+)+", column=True,
-             help="small blind/big blind, e.g. 50/100"),
+             help="small blind/big blind (no-limit) or small bet/big bet (fixed-limit), e.g. 50/100"),
         Fact("street", "Street reached", values=STREETS, normalise=lambda t: t.strip().lower(), column=True),
         Fact("showdown", "Showdown", values=("yes", "no"), normalise=_yes_no),
         Fact("biggest_pot", "Biggest pot", kind="int", column=True,

@@ -133,3 +133,25 @@ def test_cli_stats_show_the_figures(tmp_path):
     assert "VPIP" in shown.output and "bb/100 (95%)" in shown.output
     rows = json.loads(runner.invoke(cli, ["archive", "stats", "--db", db, "--game", "holdem", "--json"]).output)
     assert all("figures" in r for r in rows)
+
+
+def test_a_game_too_large_in_a_streamed_file_is_refused_alone(tmp_path, monkeypatch):
+    """A piece that grows past the size limit with no hand start to cut at is refused with its
+    line; the hands before and after it are stored."""
+    logs = _hands(30, players=3)
+    text = phh.write_games(logs)
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("[")]
+    # hand 15 gets a long comment block: larger than the limit, with no [n] line inside
+    middle = starts[15] + 1
+    lines[middle:middle] = ["# " + "x" * 200] * 40
+    path = tmp_path / "session.phhs"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.setattr(ingest_module, "STREAM_BYTES", 2_000)
+    monkeypatch.setattr(ingest_module, "PIECE_BYTES", 500)
+    with Archive(f"sqlite:///{tmp_path / 'a.db'}", max_input_bytes=6_000) as archive:
+        results = archive.ingest_paths([str(path)])
+    statuses = [r.status for r in results]
+    assert statuses.count("rejected") == 1 and statuses.count("stored") == 29
+    (refused,) = [r for r in results if r.status == "rejected"]
+    assert refused.source == f"{path}:{starts[15] + 1}" and "over the limit" in refused.error
