@@ -15,6 +15,7 @@ import zstandard
 from archive import Archive, ArchiveError
 from replay.games.floating_bridge.bots import play_game
 from replay.logger import GameLogger
+from replay.log import log_suffixes
 
 from .conftest import write_selfplay
 
@@ -115,7 +116,7 @@ def test_zstd_batch(archive):
 def test_lossless_export_of_sample_logs_and_2000_selfplay(archive, tmp_path, sample_logs, selfplay_2000):
     inputs: list[Path] = []
     if sample_logs.is_dir():
-        inputs += sorted(p for p in sample_logs.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl", ".zst", ".txt", ".log"))
+        inputs += sorted(p for p in sample_logs.rglob("*") if p.is_file() and p.suffix in log_suffixes())
     inputs += selfplay_2000
     assert len(inputs) >= 2000
     results = archive.ingest_paths([str(sample_logs)] if sample_logs.is_dir() else [] + [])
