@@ -548,13 +548,6 @@ def _table_seats(count: int) -> str:
 CANONICAL_ACTION = re.compile(_canonical_actions(_SEAT.pattern))
 
 
-def _not_key(word: str) -> str:
-    """A pattern of every text but ``word`` (Rust's regex has no look-ahead)."""
-    forms = [""] + [re.escape(word[:i]) + f"[^{re.escape(word[i])}]" + "(?s:.*)" for i in range(len(word))]
-    forms += [re.escape(word[:i]) for i in range(1, len(word))] + [re.escape(word) + "(?s:.+)"]
-    return "^(?:" + "|".join(forms) + ")$"
-
-
 def _action_reading(count: int | None) -> dict[str, Any]:
     """An action text: canonical (the pattern), else read by ``_action``; at a table of
     ``count``, naming only its seats (as ``_seats_agree`` checks: the actor, or the seat dealt to)."""
@@ -597,8 +590,9 @@ def _log_field(name: str) -> dict[str, Any]:
 
 def _events_reading_field(action_reading: dict[str, Any]) -> dict[str, Any]:
     """The ``events`` field: a list of action events (their own schema without the Python
-    ``before`` validator, the action read by ``action_reading``, and no key ``type``: an
-    action event with a ``type``, whatever it is, is left to full reading) or else chat events."""
+    ``before`` validator, the action read by ``action_reading``) or else chat events. An action
+    event that has a ``type`` (whatever it is: full validation might have dropped it, or read a
+    chat) is found by ``_HoldemReader`` and left to full reading."""
     own = HoldemLog.__pydantic_core_schema__
     action = _find_definition(own, ActionEvent)
     before = action["schema"]
@@ -609,7 +603,6 @@ def _events_reading_field(action_reading: dict[str, Any]) -> dict[str, Any]:
     action_schema["schema"] = {
         **{key: value for key, value in fields.items() if key != "metadata"},
         "fields": {**fields["fields"], "action": {**fields["fields"]["action"], "schema": action_reading}},
-        "extras_keys_schema": core_schema.str_schema(pattern=_not_key("type")),
     }
     chat = core_schema.definition_reference_schema(_find_definition(own, ChatEvent)["ref"])
     events = _log_field("events")
@@ -671,15 +664,25 @@ class _HoldemReader:
                 count = found.group(1).count(",") + 1
                 if not MIN_SEATS <= count <= MAX_SEATS:
                     count = None
-        reader = self._readers.get(count) or self.reader(count)
-        log = reader(text)
+        log = (self._readers.get(count) or self.reader(count))(text)
         if log is None:
-            return None
+            if count is None:
+                return None
+            count = None  # the hint was wrong (or a seat is past the table: ``_seats_agree`` says)
+            log = (self._readers.get(None) or self.reader(None))(text)
+            if log is None:
+                return None
+        events = log.events
+        # a key "type" can only be spelt so, or with a \u escape
+        if '"type"' in text or "\\u" in text:
+            for event in events:
+                if type(event) is ActionEvent and "type" in event.__pydantic_extra__:
+                    return None
         started = log.started_at
         try:
             if started is not None and started.tzinfo is not None:
                 HoldemLog._representable_in_utc(started)
-            if count is None or len(log.events) >= _FEW_EVENTS:
+            if count is None or len(events) >= _FEW_EVENTS:
                 log._seats_agree()
         except PydanticCustomError:
             return None
