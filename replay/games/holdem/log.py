@@ -511,9 +511,10 @@ def _message(error: dict[str, Any]) -> str | None:
 # canonical texts, which ``canonical_action`` gives back unchanged; any other text goes to the
 # liberal reader (``_action``) as in full validation. An amount that is a JSON integer within the
 # limits is kept as that ``int`` (what ``amount_value`` gives); any other goes to ``_amount``.
-# Seats are checked by their pattern. The event union is told apart without the Python
-# discriminator: an event without ``type`` is an action event (an action event with any ``type``
-# at all is left to full validation), else a chat. Anything unusual is left to full reading.
+# Seats are checked by their pattern, the table's own when the text tells its size (a reading
+# validator per size: then ``_seats_agree`` need not run). The event union is told apart without
+# the Python discriminator: an action event if it reads as one, else a chat (an action event
+# with any ``type`` at all is left to full validation). Anything unusual is left to full reading.
 
 _CARD = r"(?:[2-9TJQKA][cdhs]|\?\?)"
 
@@ -654,7 +655,8 @@ class _HoldemReader:
         return reader
 
     def __call__(self, text: str) -> "HoldemLog | None":
-        if "\x00" in text or "\\u0000" in text:
+        escaped = "\\u" in text  # a \u escape can spell anything (a NUL, a seat, a key "type")
+        if (escaped and "\\u0000" in text) or "\x00" in text:
             return None
         count = None
         at = text.find('"starting_stacks"')
@@ -673,8 +675,7 @@ class _HoldemReader:
             if log is None:
                 return None
         events = log.events
-        # a key "type" can only be spelt so, or with a \u escape
-        if '"type"' in text or "\\u" in text:
+        if escaped or '"type"' in text:  # a key "type" can only be spelt so, or escaped
             for event in events:
                 if type(event) is ActionEvent and "type" in event.__pydantic_extra__:
                     return None

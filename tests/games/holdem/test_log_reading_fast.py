@@ -277,6 +277,14 @@ def test_events_are_told_apart_as_full_validation_does(event):
     check(json.dumps(data))
 
 
+@pytest.mark.parametrize("key", ["\\u0074ype", "typ\\u0065", "\\u0074\\u0079\\u0070\\u0065"])
+@pytest.mark.parametrize("value", ['"action"', '"chat"', "null"])
+def test_an_escaped_type_on_an_action_event_reads_as_in_full(key, value):
+    text = log_text(13, players=3).replace('{"action":"p', f'{{"{key}":{value},"action":"p', 1)
+    assert read_json(text) is None
+    check(text)
+
+
 @pytest.mark.parametrize("amount", [0, 100, 0.25, 1.5, 100.0, 10 ** 15 - 1, 10 ** 15, -(10 ** 15), -5, True, None, "100",
                                     1e300, 123456789.123456789, 0.123456789])
 @pytest.mark.parametrize("field", ["starting_stacks", "antes", "blinds_or_straddles", "min_bet", "finishing_stacks"])
