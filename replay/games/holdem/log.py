@@ -532,6 +532,8 @@ def _decimal_texts() -> str:
 
 #: an amount's canonical text (``amount_text``): a whole amount, then one with a decimal point
 _AMOUNT_CANONICAL = rf"0|[1-9][0-9]{{0,{MAX_DIGITS - 1}}}|{_decimal_texts()}"
+
+
 def _canonical_actions(seat: str) -> str:
     """A pattern of exactly the action texts that are canonical (``canonical_action(text) ==
     text``), carry no commentary and name only seats ``seat`` matches (a pattern)."""
