@@ -48,12 +48,12 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, core_schema
 
-from replay.envelope import Envelope
+from replay.envelope import Envelope, no_nul
 from replay.kit.log import LogFormat, Millis, Open, chat_event, end_model, short_repr
 from replay.log import Player
-from replay.reading import TextReader
+from replay.reading import TextReader, reading_validator
 
 from .cards import cards_text, parse_cards
 
@@ -505,9 +505,197 @@ def _message(error: dict[str, Any]) -> str | None:
     return None
 
 
-#: a plain log's JSON text -> its ``HoldemLog`` in one pass (pydantic-core reads the text and
-#: validates it with the model's own validator: the same models full reading builds), or None
-read_json = TextReader(lambda: HoldemLog.__pydantic_validator__)
+# --- reading JSON text in one pass (``replay.reading``): the models' own schema, with the
+# common case checked in pydantic-core and no Python call per event. An action text already in
+# canonical notation (as the project's writers write it) is checked by a pattern of exactly the
+# canonical texts, which ``canonical_action`` gives back unchanged; any other text goes to the
+# liberal reader (``_action``) as in full validation. An amount that is a JSON integer within the
+# limits is kept as that ``int`` (what ``amount_value`` gives); any other goes to ``_amount``.
+# Seats are checked by their pattern, the table's own when the text tells its size (a reading
+# validator per size: then ``_seats_agree`` need not run). The event union is told apart without
+# the Python discriminator: an action event if it reads as one, else a chat (an action event
+# with any ``type`` at all is left to full validation). Anything unusual is left to full reading.
+
+_CARD = r"(?:[2-9TJQKA][cdhs]|\?\?)"
+
+
+def _decimal_texts() -> str:
+    """A pattern of the canonical texts of the amounts that are not whole (``amount_text`` of a
+    normalised decimal within the limits): no leading zero, no trailing zero, at most
+    ``MAX_PLACES`` places and ``MAX_DIGITS`` significant digits, below ``AMOUNT_LIMIT``."""
+    forms = [rf"0\.[0-9]{{0,{MAX_PLACES - 1}}}[1-9]"]
+    for whole in range(1, MAX_DIGITS):  # digits before the point (then at least one after it)
+        places = min(MAX_PLACES, MAX_DIGITS - whole)
+        forms.append(rf"[1-9][0-9]{{{whole - 1}}}\.[0-9]{{0,{places - 1}}}[1-9]")
+    return "|".join(forms)
+
+
+#: an amount's canonical text (``amount_text``): a whole amount, then one with a decimal point
+_AMOUNT_CANONICAL = rf"0|[1-9][0-9]{{0,{MAX_DIGITS - 1}}}|{_decimal_texts()}"
+
+
+def _canonical_actions(seat: str) -> str:
+    """A pattern of exactly the action texts that are canonical (``canonical_action(text) ==
+    text``), carry no commentary and name only seats ``seat`` matches (a pattern)."""
+    return (rf"d dh (?:{seat}) {_CARD}+|d db {_CARD}+"
+            rf"|(?:{seat}) (?:f|cc|cbr (?:{_AMOUNT_CANONICAL})|sm(?: -| {_CARD}+)?)")
+
+
+def _table_seats(count: int) -> str:
+    """A pattern of the seats of a table of ``count`` (``p10|p9|...|p1``)."""
+    return "|".join(reversed(seat_labels(count)))
+
+
+#: exactly the action texts that are canonical and carry no commentary (``fullmatch``); the
+#: length cap (``MAX_ACTION``) is checked beside it
+CANONICAL_ACTION = re.compile(_canonical_actions(_SEAT.pattern))
+
+
+def _action_reading(count: int | None) -> dict[str, Any]:
+    """An action text: canonical (the pattern), else read by ``_action``; at a table of
+    ``count``, naming only its seats (as ``_seats_agree`` checks: the actor, or the seat dealt to)."""
+    if count is None:
+        seat, liberal = _SEAT.pattern, core_schema.no_info_plain_validator_function(_action)
+    else:
+        seat = _table_seats(count)
+        # ``_action`` gives canonical text: a dealing names its seat third, an action its actor first
+        liberal = core_schema.chain_schema([
+            core_schema.no_info_plain_validator_function(_action),
+            core_schema.str_schema(pattern=f"^(?:d dh (?:{seat}) |d db |(?:{seat}) |# |$)")])
+    return core_schema.union_schema([
+        core_schema.str_schema(pattern=f"^(?:{_canonical_actions(seat)})$", max_length=MAX_ACTION, strict=True),
+        liberal,
+    ], mode="left_to_right")
+
+
+_AMOUNT_READING = core_schema.union_schema([
+    core_schema.int_schema(gt=-AMOUNT_LIMIT, lt=AMOUNT_LIMIT, strict=True),
+    core_schema.no_info_plain_validator_function(_amount),
+], mode="left_to_right")
+_VARIANT_READING = core_schema.union_schema([
+    core_schema.literal_schema(list(VARIANTS)),
+    core_schema.no_info_plain_validator_function(_variant),
+], mode="left_to_right")
+
+
+def _find_definition(schema: Any, cls: type) -> dict[str, Any]:
+    """The model schema of ``cls`` among the definitions of ``schema``."""
+    for definition in schema.get("definitions", ()):
+        if definition.get("type") == "model" and definition.get("cls") is cls:
+            return definition
+    raise LookupError(f"no definition of {cls.__name__}")  # pragma: no cover - pydantic changed
+
+
+def _log_field(name: str) -> dict[str, Any]:
+    """``HoldemLog``'s own schema of the field ``name``."""
+    return HoldemLog.__pydantic_core_schema__["schema"]["schema"]["schema"]["fields"][name]
+
+
+def _events_reading_field(action_reading: dict[str, Any]) -> dict[str, Any]:
+    """The ``events`` field: a list of action events (their own schema without the Python
+    ``before`` validator, the action read by ``action_reading``) or else chat events. An action
+    event that has a ``type`` (whatever it is: full validation might have dropped it, or read a
+    chat) is found by ``_HoldemReader`` and left to full reading."""
+    own = HoldemLog.__pydantic_core_schema__
+    action = _find_definition(own, ActionEvent)
+    before = action["schema"]
+    if before["type"] != "function-before" or before["function"]["function"] != ActionEvent._without_type:
+        raise LookupError("ActionEvent's schema changed")  # pragma: no cover - pydantic changed
+    fields = before["schema"]
+    action_schema = {key: value for key, value in action.items() if key not in ("ref", "metadata")}
+    action_schema["schema"] = {
+        **{key: value for key, value in fields.items() if key != "metadata"},
+        "fields": {**fields["fields"], "action": {**fields["fields"]["action"], "schema": action_reading}},
+    }
+    chat = core_schema.definition_reference_schema(_find_definition(own, ChatEvent)["ref"])
+    events = _log_field("events")
+    return {**events, "schema": {**events["schema"], "items_schema": core_schema.union_schema(
+        [action_schema, chat], mode="left_to_right")}}
+
+
+def _reading_validator(count: int | None = None):
+    """The reading validator of logs with ``count`` starting stacks, whose seats it checks as
+    ``_seats_agree`` does (but for the caps on chat and actions); of any log when ``count`` is
+    None (``_seats_agree`` is then called after). NUL in names and ids (``no_nul``) and
+    ``started_at`` are checked by ``_HoldemReader`` instead: no Python call per field."""
+    fields = {(HoldemLog, "events"): _events_reading_field(_action_reading(count))}
+    if count is None:
+        seat = core_schema.str_schema(pattern=f"^{_SEAT.pattern}$", strict=True)
+    else:
+        seat = core_schema.str_schema(pattern=f"^(?:{_table_seats(count)})$", strict=True)
+        stacks = _log_field("starting_stacks")
+        fields[(HoldemLog, "starting_stacks")] = {**stacks, "schema": {
+            **stacks["schema"], "items_schema": _AMOUNT_READING, "min_length": count, "max_length": count}}
+    return reading_validator(HoldemLog, plain={
+        _amount: _AMOUNT_READING, _seat: seat, _variant: _VARIANT_READING,
+    }, dropped=(no_nul, HoldemLog._seats_agree, HoldemLog._representable_in_utc), fields=fields)
+
+
+#: where a log's ``starting_stacks`` begin (only a hint of the table's size: its reading
+#: validator checks the count itself)
+_STACKS = re.compile(r'"starting_stacks"\s*:\s*\[([^\]]*)\]')
+#: below this many events neither the actions nor the chat can pass their caps
+_FEW_EVENTS = min(MAX_CHAT, MAX_GAME_EVENTS) + 1
+
+
+class _HoldemReader:
+    """``read_json``: the text without NUL (so no name or id holds it), then the reading
+    validator of the table's size as the text gives it (which checks the seats), else the one of
+    any log and ``_seats_agree``; then ``started_at`` checked. Whatever a check refuses is left
+    to full reading, which words the error."""
+
+    __slots__ = ("_readers",)
+
+    def __init__(self) -> None:
+        self._readers: dict[int | None, TextReader] = {}
+
+    def reader(self, count: int | None) -> TextReader:
+        """The reading of logs of ``count`` seats (None: of any)."""
+        reader = self._readers.get(count)
+        if reader is None:
+            reader = self._readers[count] = TextReader(functools.partial(_reading_validator, count))
+        return reader
+
+    def __call__(self, text: str) -> "HoldemLog | None":
+        escaped = "\\u" in text  # a \u escape can spell anything (a NUL, a seat, a key "type")
+        if (escaped and "\\u0000" in text) or "\x00" in text:
+            return None
+        count = None
+        at = text.find('"starting_stacks"')
+        if at >= 0:
+            found = _STACKS.match(text, at)
+            if found is not None:
+                count = found.group(1).count(",") + 1
+                if not MIN_SEATS <= count <= MAX_SEATS:
+                    count = None
+        log = (self._readers.get(count) or self.reader(count))(text)
+        if log is None:
+            if count is None:
+                return None
+            count = None  # the hint was wrong (or a seat is past the table: ``_seats_agree`` says)
+            log = (self._readers.get(None) or self.reader(None))(text)
+            if log is None:
+                return None
+        events = log.events
+        if escaped or '"type"' in text:  # a key "type" can only be spelt so, or escaped
+            for event in events:
+                if type(event) is ActionEvent and "type" in event.__pydantic_extra__:
+                    return None
+        started = log.started_at
+        try:
+            if started is not None and started.tzinfo is not None:
+                HoldemLog._representable_in_utc(started)
+            if count is None or len(events) >= _FEW_EVENTS:
+                log._seats_agree()
+        except PydanticCustomError:
+            return None
+        return log
+
+
+#: a plain log's JSON text -> its ``HoldemLog`` in one pass (the same models full reading
+#: builds), or None: full reading decides
+read_json = _HoldemReader()
+
 
 #: the format: ``parse`` (a decoded JSON object -> ``HoldemLog``, or ``LogFormatError``), the
 #: errors' places and messages, and the JSON Schema (``docs/holdem.schema.json``)
