@@ -276,7 +276,7 @@ class HoldemState:
         "ante_trimming", "exponent", "end", "stacks", "bets", "contrib", "dead", "hole", "shown", "folded",
         "board", "street_index", "phase", "next_hole", "actors", "acted", "raise_amount", "raise_count",
         "short_sum", "opener", "all_in_status", "over", "stopped", "steps", "known", "returned", "top",
-        "mucked",
+        "mucked", "revealed",
     )
 
     # -- construction ----------------------------------------------------------------------
@@ -339,7 +339,8 @@ class HoldemState:
         self.contrib = [0] * n
         self.dead = 0
         self.hole = [None] * n
-        self.shown = [False] * n
+        self.shown = [False] * n  # shown or mucked (``may_show``)
+        self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
         self.folded = [False] * n
         self.board = []
         self.street_index = 0
@@ -391,7 +392,8 @@ class HoldemState:
         self.contrib = list(contrib)
         self.dead = dead
         self.hole = [None] * n
-        self.shown = [False] * n
+        self.shown = [False] * n  # shown or mucked (``may_show``)
+        self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
         self.folded = [False] * n
         self.board = []
         self.street_index = 0
@@ -827,6 +829,8 @@ class HoldemState:
             merged = list(shown) + [c for c in dealt if c not in shown]
             merged += [None] * (2 - len(merged))
             self.hole[p] = merged[:2]
+        if cards is not None:
+            self.revealed[p] = True
         self.shown[p] = True
         self.steps += 1
         return []

@@ -327,7 +327,7 @@ def _snapshot(state: HoldemState, info: dict[str, Any], hidden_text: str | None,
         "button": state.button if seats else None,
         "blinds": {s: _num(v) for s, v in blinds.items() if v},
         "last": False,
-        "_shown": {s for s, shown in zip(seats, state.shown) if shown},
+        "_shown": {s for s, shown in zip(seats, state.revealed) if shown},  # shown, not mucked
         "_hidden_text": hidden_text,
     }
     return step

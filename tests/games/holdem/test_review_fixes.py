@@ -1,0 +1,37 @@
+"""Review fixes: a muck reveals no cards in other seats' views; a fixed-limit bet or raise of any
+size but the fixed one (not all-in) is ``bet_too_large``; ``biggest_pot`` counts in the table's unit."""
+
+from __future__ import annotations
+
+from replay.games.holdem.replay import HoldemReplay
+
+from .helpers import log
+
+SETUP = {"variant": "NT", "antes": [0, 0, 0], "blinds_or_straddles": [50, 100, 0], "min_bet": 100,
+         "starting_stacks": [10000, 10000, 10000]}
+DEAL = ["d dh p1 Ac2d", "d dh p2 Td9d", "d dh p3 7h7s"]
+TO_RIVER = ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQh", "p1 cc", "p2 cc", "p3 cc", "d db 3s", "p1 cc", "p2 cc",
+            "p3 cc", "d db 4s", "p1 cc", "p2 cc", "p3 cc"]
+
+
+def findings(actions, setup):
+    replay = HoldemReplay.from_log(log(setup, actions))
+    return [(f.kind, f.event, f.seat, f.fatal) for f in replay.findings]
+
+
+def test_a_muck_reveals_no_cards_to_other_seats():
+    replay = HoldemReplay.from_log(log(SETUP, DEAL + TO_RIVER + ["p1 sm Ac2d", "p2 sm", "p3 sm"]))
+    assert [s["kind"] for s in replay.steps_json()[-3:]] == ["show", "muck", "muck"]
+    for step in replay.steps_json("p1"):
+        assert step["hole"]["p2"] in ([], ["??", "??"]), step
+        assert step["hole"]["p3"] in ([], ["??", "??"]), step
+    last = replay.steps_json("p2")[-1]["hole"]
+    assert last["p1"] == ["Ac", "2d"] and last["p3"] == ["??", "??"] and last["p2"] == ["Td", "9d"]
+    everything = replay.steps_json(None)[-1]["hole"]
+    assert everything == {"p1": ["Ac", "2d"], "p2": ["Td", "9d"], "p3": ["7h", "7s"]}
+
+
+def test_a_show_with_a_dash_reveals_the_cards():
+    replay = HoldemReplay.from_log(log(SETUP, DEAL + TO_RIVER + ["p1 sm -", "p2 sm", "p3 sm"]))
+    assert replay.steps_json("p3")[-1]["hole"]["p1"] == ["Ac", "2d"]
+    assert replay.steps_json("p3")[-1]["hole"]["p2"] == ["??", "??"]
