@@ -679,6 +679,9 @@ class HoldemState:
                 return self._fatal("bet_too_large", seat, index,
                                    f"{seat} bets to {to}, but a fixed-limit bet or raise here is to {high}")
             return self._fatal("bet_too_large", seat, index, f"{seat} bets to {to} with only {total} in front and behind")
+        if self.variant == "FT" and top < to < low:  # not the fixed size, and not all-in (low is then the stack)
+            return self._fatal("bet_too_large", seat, index,
+                               f"{seat} bets to {to}, but a fixed-limit bet or raise here is to {high}")
         if to <= top:
             return self._fatal("bet_too_small", seat, index,
                                f"{seat} bets to {to}, not more than the bet of {top} already made (a call is 'cc')")

@@ -35,3 +35,14 @@ def test_a_show_with_a_dash_reveals_the_cards():
     replay = HoldemReplay.from_log(log(SETUP, DEAL + TO_RIVER + ["p1 sm -", "p2 sm", "p3 sm"]))
     assert replay.steps_json("p3")[-1]["hole"]["p1"] == ["Ac", "2d"]
     assert replay.steps_json("p3")[-1]["hole"]["p2"] == ["??", "??"]
+
+
+def test_a_fixed_limit_bet_not_of_the_fixed_size_is_too_large():
+    ft = dict(SETUP, variant="FT", min_bet=None, small_bet=100, big_bet=200)
+    assert findings(DEAL + ["p3 cbr 150"], ft) == [("bet_too_large", 3, "p3", True)]  # below the fixed size
+    assert findings(DEAL + ["p3 cbr 300"], ft) == [("bet_too_large", 3, "p3", True)]  # above it
+    assert findings(DEAL + ["p3 cbr 200"], ft) == []
+    short = dict(ft, starting_stacks=[10000, 10000, 150])
+    assert findings(DEAL + ["p3 cbr 150"], short) == []  # all-in for less
+    flop = ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQh", "p1 cbr 50"]
+    assert findings(DEAL + flop, ft) == [("bet_too_large", 7, "p1", True)]
