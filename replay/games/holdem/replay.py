@@ -114,7 +114,7 @@ class HoldemReplay(BaseReplay):
     def facts(self) -> dict[str, str | int]:
         state = self.state
         total = state.pot_total()
-        biggest = int(total) if isinstance(total, int) else int(total * 100)  # cents for a table in dollars
+        biggest = int(total * 100) if state.exponent < 0 else int(total)  # cents at a table in dollars, else chips
         return {"variant": str(getattr(self.log, "variant", "")), "seats": state.n, "stakes": self.stakes(),
                 "street": state.street, "showdown": "yes" if state.street_index == 4 else "no",
                 "biggest_pot": biggest}

@@ -46,3 +46,19 @@ def test_a_fixed_limit_bet_not_of_the_fixed_size_is_too_large():
     assert findings(DEAL + ["p3 cbr 150"], short) == []  # all-in for less
     flop = ["p3 cc", "p1 cc", "p2 cc", "d db AhKhQh", "p1 cbr 50"]
     assert findings(DEAL + flop, ft) == [("bet_too_large", 7, "p1", True)]
+
+
+def test_biggest_pot_counts_in_the_table_unit():
+    whole = HoldemReplay.from_log(log(SETUP, DEAL + ["p3 cbr 500", "p1 cc", "p2 f"]))
+    odd = HoldemReplay.from_log(log(dict(SETUP, min_bet=1, blinds_or_straddles=[1, 2, 0],
+                                         starting_stacks=[100, 100, 100]), DEAL + ["p3 cbr 5.5", "p1 cc", "p2 f"]))
+    even = HoldemReplay.from_log(log(dict(SETUP, min_bet=1, blinds_or_straddles=[1, 2, 0],
+                                          starting_stacks=[100, 100, 100]), DEAL + ["p3 cbr 5", "p1 cc", "p2 f"]))
+    assert whole.outcome().facts["biggest_pot"] == 1100
+    assert even.outcome().facts["biggest_pot"] == 12
+    assert odd.outcome().facts["biggest_pot"] == 13  # chips at a whole-number table, though the pot is a Decimal
+    from decimal import Decimal
+    cents = dict(SETUP, min_bet=Decimal("0.10"), blinds_or_straddles=[Decimal("0.05"), Decimal("0.10"), 0],
+                 starting_stacks=[10, 10, 10])
+    dollars = HoldemReplay.from_log(log(cents, DEAL + ["p3 cbr 1", "p1 cc", "p2 f"]))
+    assert dollars.outcome().facts["biggest_pot"] == 210
