@@ -160,6 +160,7 @@ def _amount(text: str) -> Any:
     return value
 
 
+_ROTATIONS: dict[tuple[int, int], tuple[int, ...]] = {}  # (seats, opener) -> the seats from the opener on
 _CACHE: dict[str, Any] = {}
 _CACHE_SIZE = 50_000
 _NOOP = ("noop",)
@@ -729,6 +730,20 @@ class HoldemState:
         return [Finding(self.steps, kind, seat, message + "; rule checking stops here", index, True)]
 
     def _deal_hole(self, seat: str, cards: tuple, index: int | None) -> list[Finding]:
+        i = self.next_hole
+        if self.phase == HOLE and len(cards) == 2 and self.seats[i] == seat:  # the common deal, lean
+            c0, c1 = cards
+            if c0 is not None and c1 is not None and c0 != c1:
+                bits = (1 << c0) | (1 << c1)
+                known = self.known
+                if not known & bits:
+                    self.known = known | bits
+                    self.hole[i] = [c0, c1]
+                    self.next_hole = i = i + 1
+                    self.steps += 1
+                    if i == self.n:
+                        self._begin_betting()
+                    return []
         if seat not in self.index:
             raise LogFormatError(f"{seat!r} is not a seat of this hand ({', '.join(self.seats)})")
         if self.phase != HOLE:
@@ -766,6 +781,18 @@ class HoldemState:
         return None
 
     def _deal_board(self, cards: list, index: int | None) -> list[Finding]:
+        if self.phase == BOARD and len(cards) == BOARD_SIZES[self.street_index] and None not in cards:
+            bits = 0  # the common deal, lean: known cards, none dealt before, none twice
+            for c in cards:
+                bits |= 1 << c
+            known = self.known
+            if not known & bits and bits.bit_count() == len(cards):
+                self.known = known | bits
+                self.board.extend(cards)
+                self.street_index += 1
+                self.steps += 1
+                self._begin_betting()
+                return []
         if self.phase != BOARD:
             if self.over:
                 return self._fatal("event_after_end", None, index, "the dealer deals the board after the hand is over")
@@ -788,8 +815,14 @@ class HoldemState:
         return []
 
     def _show(self, p: int, cards: Any, index: int | None) -> list[Finding]:
-        seat = self.seats[p]
         showdown = self.over or (self.all_in_status and self.phase != BET)
+        if showdown and not self.folded[p] and not self.shown[p] and (
+                cards == "-" or (cards is not None and None not in cards and list(cards) == self.hole[p])):
+            self.revealed[p] = True  # the common show, lean: the cards dealt
+            self.shown[p] = True
+            self.steps += 1
+            return []
+        seat = self.seats[p]
         if not showdown or self.folded[p] or self.shown[p]:
             if self.over:
                 return self._fatal("event_after_end", seat, index,
@@ -844,13 +877,14 @@ class HoldemState:
         bets, stacks, folded = self.bets, self.stacks, self.folded
         if self.street_index == 0:
             blinds = self.blinds[::-1] if n == 2 else self.blinds
+            # the seat with the largest blind (by its sign: a negative one counts as less), ties the later
             best = 0
-            best_key = None
+            best_value = None
             for i in range(n):
                 b = blinds[i]
-                key = (bets[i] * (1 if b > 0 else -1 if b < 0 else 0), i)
-                if best_key is None or key > best_key:
-                    best_key, best = key, i
+                value = bets[i] if b > 0 else -bets[i] if b < 0 else 0
+                if best_value is None or value >= best_value:
+                    best_value, best = value, i
             opener = (best + 1) % n
         else:
             opener = 0
@@ -865,14 +899,10 @@ class HoldemState:
                     first, second = t, first
                 elif t > second:
                     second = t
-        actors = []
-        for i in range(opener, n):
-            if not folded[i] and stacks[i] and bets[i] < second:
-                actors.append(i)
-        for i in range(opener):
-            if not folded[i] and stacks[i] and bets[i] < second:
-                actors.append(i)
-        self.actors = actors
+        order = _ROTATIONS.get((n, opener))
+        if order is None:
+            order = _ROTATIONS[(n, opener)] = tuple(range(opener, n)) + tuple(range(opener))
+        self.actors = actors = [i for i in order if not folded[i] and stacks[i] and bets[i] < second]
         self.raise_amount = 0
         self.raise_count = 0
         self.acted = 0
