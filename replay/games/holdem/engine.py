@@ -160,6 +160,7 @@ def _amount(text: str) -> Any:
     return value
 
 
+_INDEXES: dict[tuple[str, ...], dict[str, int]] = {}  # seats -> seat -> index
 _ROTATIONS: dict[tuple[int, int], tuple[int, ...]] = {}  # (seats, opener) -> the seats from the opener on
 _CACHE: dict[str, Any] = {}
 _CACHE_SIZE = 50_000
@@ -291,9 +292,14 @@ class HoldemState:
         state = cls.__new__(cls)
         problems = _setup_problems(variant, antes, blinds, stacks, min_bet, small_bet, big_bet)
         n = len(stacks) if stacks is not None else 0
-        state.seats = tuple(seats) if seats is not None else tuple(f"p{i + 1}" for i in range(n))
+        state.seats = seats = tuple(seats) if seats is not None else tuple(f"p{i + 1}" for i in range(n))
         state.n = n
-        state.index = {s: i for i, s in enumerate(state.seats)}
+        index = _INDEXES.get(seats)  # shared: never changed
+        if index is None:
+            index = {s: i for i, s in enumerate(seats)}
+            if len(_INDEXES) < 1000:
+                _INDEXES[seats] = index
+        state.index = index
         state.variant = variant
         state.end = end
         state.steps = 0
@@ -309,11 +315,12 @@ class HoldemState:
         state.starting = list(stacks)
         state.min_bet, state.small_bet, state.big_bet = min_bet, small_bet, big_bet
         state.ante_trimming = bool(ante_trimming)
-        state.exponent = 0
+        exponent = 0
         for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
             for v in values:
                 if type(v) is not int and v is not None:
-                    state.exponent = min(state.exponent, _exponent(v))
+                    exponent = min(exponent, _exponent(v))
+        state.exponent = exponent
         state._start()
         return state, []
 
@@ -598,23 +605,45 @@ class HoldemState:
         action = _CACHE.get(text) or _parsed(text)
         if action is _NOOP:
             return []
-        if action[1] == "cc" and self.phase == BET:  # the commonest action, inline
-            actors = self.actors
-            p = self.index.get(action[0])
-            if actors and p == actors[0]:
-                bets = self.bets
-                amount = self.top - bets[p]
-                stack = self.stacks[p]
-                if amount > stack:
-                    amount = stack
-                actors.pop(0)
-                self.acted |= 1 << p
-                bets[p] += amount
-                self.stacks[p] = stack - amount
-                self.steps += 1
-                if not actors:
-                    self._end_betting()
-                return []
+        first, verb = action[0], action[1]
+        if self.phase == BET:
+            if verb == "cc":  # the commonest action, inline
+                actors = self.actors
+                p = self.index.get(first)
+                if actors and p == actors[0]:
+                    bets = self.bets
+                    amount = self.top - bets[p]
+                    stack = self.stacks[p]
+                    if amount > stack:
+                        amount = stack
+                    actors.pop(0)
+                    self.acted |= 1 << p
+                    bets[p] += amount
+                    self.stacks[p] = stack - amount
+                    self.steps += 1
+                    if not actors:
+                        self._end_betting()
+                    return []
+            elif verb == "f":  # the next commonest, inline
+                actors = self.actors
+                p = self.index.get(first)
+                if actors and p == actors[0]:
+                    findings = []
+                    if self.bets[p] >= self.top:
+                        findings.append(Finding(self.steps + 1, "needless_fold", first,
+                                                f"{first} folds when checking was free (the fold counts)", index))
+                    actors.pop(0)
+                    self.acted |= 1 << p
+                    folded = self.folded
+                    folded[p] = True
+                    self.steps += 1
+                    if not actors or folded.count(False) <= 1:
+                        self._end_betting()
+                    return findings
+        elif first == "dh":
+            return self._deal_hole(verb, action[2], index)
+        elif first == "db":
+            return self._deal_board(verb, index)
         return self.apply(action, index)
 
     def apply(self, action: tuple, index: int | None = None) -> list[Finding]:
@@ -975,11 +1004,40 @@ class HoldemState:
             starting = self.starting
             return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
                               [Pot(total, (seats[w],), (seats[w],), (total,))], True, 0, [seats[w]], won, [])
+        board = self.board
+        complete = len(board) == 5 and None not in board
+        if self.over and complete and not mucked and winnings is None and finishing_stacks is None:
+            # the common showdown: one pot, every hand in it known (else the whole way below)
+            pots_ = self._pots()
+            if len(pots_) == 1 and pots_[0][1]:
+                amount, eligible = pots_[0]
+                hole = self.hole
+                best = None
+                winners_ = []
+                for i in eligible:
+                    cards = hole[i]
+                    if cards is None or None in cards:
+                        break
+                    r = rank(cards + board)
+                    if best is None or r > best:
+                        best, winners_ = r, [i]
+                    elif r == best:
+                        winners_.append(i)
+                else:
+                    each, odd = split(amount, len(winners_), self.exponent)
+                    shares = [each + odd if j == 0 else each for j in range(len(winners_))]
+                    won = [0] * n
+                    for i, share_ in zip(winners_, shares):
+                        won[i] += share_
+                    stacks = [base[i] + won[i] for i in range(n)]
+                    starting = self.starting
+                    return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
+                                      [Pot(amount, tuple(seats[i] for i in eligible),
+                                           tuple(seats[i] for i in winners_), tuple(shares))],
+                                      True, 0, [seats[i] for i in range(n) if won[i]], won, [])
         # the pots, each with the seats that still hold a hand in it, or with its taker when every
         # contender mucked (a muck forfeits a pot only to a hand still in it: ``_claims``)
         claims = self._claims()
-        board = self.board
-        complete = len(board) == 5 and None not in board
         ranks: dict[int, int | None] = {}
         if self.over and complete and len(claims) > 1:
             # pokerkit kills the hands that cannot win any pot, then forms the pots again from the
