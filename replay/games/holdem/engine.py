@@ -316,10 +316,12 @@ class HoldemState:
         state.min_bet, state.small_bet, state.big_bet = min_bet, small_bet, big_bet
         state.ante_trimming = bool(ante_trimming)
         exponent = 0
-        for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
-            for v in values:
-                if type(v) is not int and v is not None:
-                    exponent = min(exponent, _exponent(v))
+        if not (type(sum(antes) + sum(blinds) + sum(stacks)) is int and type(min_bet) is not Decimal
+                and type(small_bet) is not Decimal and type(big_bet) is not Decimal):  # else every amount is whole
+            for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
+                for v in values:
+                    if type(v) is not int and v is not None:
+                        exponent = min(exponent, _exponent(v))
         state.exponent = exponent
         state._start()
         return state, []
@@ -374,12 +376,16 @@ class HoldemState:
         stacks = list(starting)
         antes = self.antes[::-1] if heads_up else self.antes
         blinds = self.blinds[::-1] if heads_up else self.blinds
-        posted = [min(antes[i], starting[i]) for i in range(n)]
-        # pokerkit: a blind is at most the starting stack less the ante (even one trimmed back)
-        bets = [min(abs(blinds[i]), starting[i] - posted[i]) for i in range(n)]
         contrib = [0] * n
         self.returned = [0] * n
         dead = 0
+        if not any(antes):  # the common table, no antes
+            posted = contrib
+            bets = [b if 0 <= b <= s else min(abs(b), s) for b, s in zip(blinds, starting)]
+        else:
+            posted = [min(antes[i], starting[i]) for i in range(n)]
+            # pokerkit: a blind is at most the starting stack less the ante (even one trimmed back)
+            bets = [min(abs(blinds[i]), starting[i] - posted[i]) for i in range(n)]
         if any(posted):
             for i in range(n):
                 stacks[i] -= posted[i]
@@ -568,7 +574,10 @@ class HoldemState:
 
     def _raise_range(self, p: int, top: Any) -> tuple[Any, Any]:
         total = self.stacks[p] + self.bets[p]
-        size = self._street_bet()
+        if self.variant == "FT":
+            size = self.small_bet if self.street_index < 2 else self.big_bet
+        else:
+            size = self.min_bet
         low = top + (self.raise_amount if self.raise_amount > size else size)
         if low > total:
             low = total
@@ -993,8 +1002,9 @@ class HoldemState:
         n, seats = self.n, self.seats
         base = [self.stacks[i] + self.bets[i] for i in range(n)]  # behind, before the pots are pushed
         mucked = self.mucked
-        if (self.over and [self.folded[i] and i not in mucked for i in range(n)].count(False) == 1
-                and winnings is None and finishing_stacks is None):
+        if (self.over and winnings is None and finishing_stacks is None
+                and (self.folded.count(False) if not mucked else
+                     [self.folded[i] and i not in mucked for i in range(n)].count(False)) == 1):
             # the common end, everybody else folded (not mucked): one pot, to the last seat
             w = self.folded.index(False)
             total = self.pot_total()

@@ -69,8 +69,11 @@ class HoldemReplay(BaseReplay):
         state, findings, event_steps, _, settlement = _run(log, record_steps=False)
         winner = None
         if settlement is not None and settlement.winners:
-            won = settlement.winnings
-            winner = state.seats[max(range(state.n), key=lambda i: (won[i] or 0, -i))]
+            best = None  # the seat that collected the most, the first of them on a tie
+            for i, w in enumerate(settlement.winnings):
+                w = w or 0
+                if best is None or w > best:
+                    best, winner = w, state.seats[i]
         end = log.__dict__["end"] if type(log) is HoldemLog else getattr(log, "end", None)
         logged = end.reason if type(end) is _End else getattr(end, "reason", None) if end is not None else None
         # without a logged end: completed when the hand is over and checked to the end
