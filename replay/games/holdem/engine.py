@@ -649,6 +649,10 @@ class HoldemState:
                     if not actors or folded.count(False) <= 1:
                         self._end_betting()
                     return findings
+        elif verb == "sm":
+            p = self.index.get(first)
+            if p is not None:
+                return self._show(p, action[2], index)
         elif first == "dh":
             return self._deal_hole(verb, action[2], index)
         elif first == "db":
@@ -1018,7 +1022,17 @@ class HoldemState:
         complete = len(board) == 5 and None not in board
         if self.over and complete and not mucked and winnings is None and finishing_stacks is None:
             # the common showdown: one pot, every hand in it known (else the whole way below)
-            pots_ = self._pots()
+            paid = self.contrib
+            top = max(paid)
+            folded = self.folded
+            pots_ = None
+            if not any(self.bets):
+                eligible = tuple(i for i in range(n) if not folded[i])
+                amount = self.dead + sum(paid)
+                if amount and all(paid[i] == top for i in eligible):
+                    pots_ = [(amount, eligible)]  # every seat still in paid the most: one pot (``_pot_levels``)
+            if pots_ is None:
+                pots_ = self._pots()
             if len(pots_) == 1 and pots_[0][1]:
                 amount, eligible = pots_[0]
                 hole = self.hole
