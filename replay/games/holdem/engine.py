@@ -160,6 +160,8 @@ def _amount(text: str) -> Any:
     return value
 
 
+_INDEXES: dict[tuple[str, ...], dict[str, int]] = {}  # seats -> seat -> index
+_ROTATIONS: dict[tuple[int, int], tuple[int, ...]] = {}  # (seats, opener) -> the seats from the opener on
 _CACHE: dict[str, Any] = {}
 _CACHE_SIZE = 50_000
 _NOOP = ("noop",)
@@ -276,7 +278,7 @@ class HoldemState:
         "ante_trimming", "exponent", "end", "stacks", "bets", "contrib", "dead", "hole", "shown", "folded",
         "board", "street_index", "phase", "next_hole", "actors", "acted", "raise_amount", "raise_count",
         "short_sum", "opener", "all_in_status", "over", "stopped", "steps", "known", "returned", "top",
-        "mucked",
+        "mucked", "revealed",
     )
 
     # -- construction ----------------------------------------------------------------------
@@ -290,9 +292,14 @@ class HoldemState:
         state = cls.__new__(cls)
         problems = _setup_problems(variant, antes, blinds, stacks, min_bet, small_bet, big_bet)
         n = len(stacks) if stacks is not None else 0
-        state.seats = tuple(seats) if seats is not None else tuple(f"p{i + 1}" for i in range(n))
+        state.seats = seats = tuple(seats) if seats is not None else tuple(f"p{i + 1}" for i in range(n))
         state.n = n
-        state.index = {s: i for i, s in enumerate(state.seats)}
+        index = _INDEXES.get(seats)  # shared: never changed
+        if index is None:
+            index = {s: i for i, s in enumerate(seats)}
+            if len(_INDEXES) < 1000:
+                _INDEXES[seats] = index
+        state.index = index
         state.variant = variant
         state.end = end
         state.steps = 0
@@ -308,11 +315,14 @@ class HoldemState:
         state.starting = list(stacks)
         state.min_bet, state.small_bet, state.big_bet = min_bet, small_bet, big_bet
         state.ante_trimming = bool(ante_trimming)
-        state.exponent = 0
-        for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
-            for v in values:
-                if type(v) is not int and v is not None:
-                    state.exponent = min(state.exponent, _exponent(v))
+        exponent = 0
+        if not (type(sum(antes) + sum(blinds) + sum(stacks)) is int and type(min_bet) is not Decimal
+                and type(small_bet) is not Decimal and type(big_bet) is not Decimal):  # else every amount is whole
+            for values in (antes, blinds, stacks, (min_bet, small_bet, big_bet)):
+                for v in values:
+                    if type(v) is not int and v is not None:
+                        exponent = min(exponent, _exponent(v))
+        state.exponent = exponent
         state._start()
         return state, []
 
@@ -339,7 +349,8 @@ class HoldemState:
         self.contrib = [0] * n
         self.dead = 0
         self.hole = [None] * n
-        self.shown = [False] * n
+        self.shown = [False] * n  # shown or mucked (``may_show``)
+        self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
         self.folded = [False] * n
         self.board = []
         self.street_index = 0
@@ -365,12 +376,16 @@ class HoldemState:
         stacks = list(starting)
         antes = self.antes[::-1] if heads_up else self.antes
         blinds = self.blinds[::-1] if heads_up else self.blinds
-        posted = [min(antes[i], starting[i]) for i in range(n)]
-        # pokerkit: a blind is at most the starting stack less the ante (even one trimmed back)
-        bets = [min(abs(blinds[i]), starting[i] - posted[i]) for i in range(n)]
         contrib = [0] * n
         self.returned = [0] * n
         dead = 0
+        if not any(antes):  # the common table, no antes
+            posted = contrib
+            bets = [b if 0 <= b <= s else min(abs(b), s) for b, s in zip(blinds, starting)]
+        else:
+            posted = [min(antes[i], starting[i]) for i in range(n)]
+            # pokerkit: a blind is at most the starting stack less the ante (even one trimmed back)
+            bets = [min(abs(blinds[i]), starting[i] - posted[i]) for i in range(n)]
         if any(posted):
             for i in range(n):
                 stacks[i] -= posted[i]
@@ -391,7 +406,8 @@ class HoldemState:
         self.contrib = list(contrib)
         self.dead = dead
         self.hole = [None] * n
-        self.shown = [False] * n
+        self.shown = [False] * n  # shown or mucked (``may_show``)
+        self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
         self.folded = [False] * n
         self.board = []
         self.street_index = 0
@@ -558,7 +574,10 @@ class HoldemState:
 
     def _raise_range(self, p: int, top: Any) -> tuple[Any, Any]:
         total = self.stacks[p] + self.bets[p]
-        size = self._street_bet()
+        if self.variant == "FT":
+            size = self.small_bet if self.street_index < 2 else self.big_bet
+        else:
+            size = self.min_bet
         low = top + (self.raise_amount if self.raise_amount > size else size)
         if low > total:
             low = total
@@ -595,23 +614,49 @@ class HoldemState:
         action = _CACHE.get(text) or _parsed(text)
         if action is _NOOP:
             return []
-        if action[1] == "cc" and self.phase == BET:  # the commonest action, inline
-            actors = self.actors
-            p = self.index.get(action[0])
-            if actors and p == actors[0]:
-                bets = self.bets
-                amount = self.top - bets[p]
-                stack = self.stacks[p]
-                if amount > stack:
-                    amount = stack
-                actors.pop(0)
-                self.acted |= 1 << p
-                bets[p] += amount
-                self.stacks[p] = stack - amount
-                self.steps += 1
-                if not actors:
-                    self._end_betting()
-                return []
+        first, verb = action[0], action[1]
+        if self.phase == BET:
+            if verb == "cc":  # the commonest action, inline
+                actors = self.actors
+                p = self.index.get(first)
+                if actors and p == actors[0]:
+                    bets = self.bets
+                    amount = self.top - bets[p]
+                    stack = self.stacks[p]
+                    if amount > stack:
+                        amount = stack
+                    actors.pop(0)
+                    self.acted |= 1 << p
+                    bets[p] += amount
+                    self.stacks[p] = stack - amount
+                    self.steps += 1
+                    if not actors:
+                        self._end_betting()
+                    return []
+            elif verb == "f":  # the next commonest, inline
+                actors = self.actors
+                p = self.index.get(first)
+                if actors and p == actors[0]:
+                    findings = []
+                    if self.bets[p] >= self.top:
+                        findings.append(Finding(self.steps + 1, "needless_fold", first,
+                                                f"{first} folds when checking was free (the fold counts)", index))
+                    actors.pop(0)
+                    self.acted |= 1 << p
+                    folded = self.folded
+                    folded[p] = True
+                    self.steps += 1
+                    if not actors or folded.count(False) <= 1:
+                        self._end_betting()
+                    return findings
+        elif verb == "sm":
+            p = self.index.get(first)
+            if p is not None:
+                return self._show(p, action[2], index)
+        elif first == "dh":
+            return self._deal_hole(verb, action[2], index)
+        elif first == "db":
+            return self._deal_board(verb, index)
         return self.apply(action, index)
 
     def apply(self, action: tuple, index: int | None = None) -> list[Finding]:
@@ -677,6 +722,9 @@ class HoldemState:
                 return self._fatal("bet_too_large", seat, index,
                                    f"{seat} bets to {to}, but a fixed-limit bet or raise here is to {high}")
             return self._fatal("bet_too_large", seat, index, f"{seat} bets to {to} with only {total} in front and behind")
+        if self.variant == "FT" and top < to < low:  # not the fixed size, and not all-in (low is then the stack)
+            return self._fatal("bet_too_large", seat, index,
+                               f"{seat} bets to {to}, but a fixed-limit bet or raise here is to {high}")
         if to <= top:
             return self._fatal("bet_too_small", seat, index,
                                f"{seat} bets to {to}, not more than the bet of {top} already made (a call is 'cc')")
@@ -724,6 +772,20 @@ class HoldemState:
         return [Finding(self.steps, kind, seat, message + "; rule checking stops here", index, True)]
 
     def _deal_hole(self, seat: str, cards: tuple, index: int | None) -> list[Finding]:
+        i = self.next_hole
+        if self.phase == HOLE and len(cards) == 2 and self.seats[i] == seat:  # the common deal, lean
+            c0, c1 = cards
+            if c0 is not None and c1 is not None and c0 != c1:
+                bits = (1 << c0) | (1 << c1)
+                known = self.known
+                if not known & bits:
+                    self.known = known | bits
+                    self.hole[i] = [c0, c1]
+                    self.next_hole = i = i + 1
+                    self.steps += 1
+                    if i == self.n:
+                        self._begin_betting()
+                    return []
         if seat not in self.index:
             raise LogFormatError(f"{seat!r} is not a seat of this hand ({', '.join(self.seats)})")
         if self.phase != HOLE:
@@ -761,6 +823,18 @@ class HoldemState:
         return None
 
     def _deal_board(self, cards: list, index: int | None) -> list[Finding]:
+        if self.phase == BOARD and len(cards) == BOARD_SIZES[self.street_index] and None not in cards:
+            bits = 0  # the common deal, lean: known cards, none dealt before, none twice
+            for c in cards:
+                bits |= 1 << c
+            known = self.known
+            if not known & bits and bits.bit_count() == len(cards):
+                self.known = known | bits
+                self.board.extend(cards)
+                self.street_index += 1
+                self.steps += 1
+                self._begin_betting()
+                return []
         if self.phase != BOARD:
             if self.over:
                 return self._fatal("event_after_end", None, index, "the dealer deals the board after the hand is over")
@@ -783,8 +857,14 @@ class HoldemState:
         return []
 
     def _show(self, p: int, cards: Any, index: int | None) -> list[Finding]:
-        seat = self.seats[p]
         showdown = self.over or (self.all_in_status and self.phase != BET)
+        if showdown and not self.folded[p] and not self.shown[p] and (
+                cards == "-" or (cards is not None and None not in cards and list(cards) == self.hole[p])):
+            self.revealed[p] = True  # the common show, lean: the cards dealt
+            self.shown[p] = True
+            self.steps += 1
+            return []
+        seat = self.seats[p]
         if not showdown or self.folded[p] or self.shown[p]:
             if self.over:
                 return self._fatal("event_after_end", seat, index,
@@ -827,6 +907,8 @@ class HoldemState:
             merged = list(shown) + [c for c in dealt if c not in shown]
             merged += [None] * (2 - len(merged))
             self.hole[p] = merged[:2]
+        if cards is not None:
+            self.revealed[p] = True
         self.shown[p] = True
         self.steps += 1
         return []
@@ -837,13 +919,14 @@ class HoldemState:
         bets, stacks, folded = self.bets, self.stacks, self.folded
         if self.street_index == 0:
             blinds = self.blinds[::-1] if n == 2 else self.blinds
+            # the seat with the largest blind (by its sign: a negative one counts as less), ties the later
             best = 0
-            best_key = None
+            best_value = None
             for i in range(n):
                 b = blinds[i]
-                key = (bets[i] * (1 if b > 0 else -1 if b < 0 else 0), i)
-                if best_key is None or key > best_key:
-                    best_key, best = key, i
+                value = bets[i] if b > 0 else -bets[i] if b < 0 else 0
+                if best_value is None or value >= best_value:
+                    best_value, best = value, i
             opener = (best + 1) % n
         else:
             opener = 0
@@ -858,14 +941,10 @@ class HoldemState:
                     first, second = t, first
                 elif t > second:
                     second = t
-        actors = []
-        for i in range(opener, n):
-            if not folded[i] and stacks[i] and bets[i] < second:
-                actors.append(i)
-        for i in range(opener):
-            if not folded[i] and stacks[i] and bets[i] < second:
-                actors.append(i)
-        self.actors = actors
+        order = _ROTATIONS.get((n, opener))
+        if order is None:
+            order = _ROTATIONS[(n, opener)] = tuple(range(opener, n)) + tuple(range(opener))
+        self.actors = actors = [i for i in order if not folded[i] and stacks[i] and bets[i] < second]
         self.raise_amount = 0
         self.raise_count = 0
         self.acted = 0
@@ -927,8 +1006,9 @@ class HoldemState:
         n, seats = self.n, self.seats
         base = [self.stacks[i] + self.bets[i] for i in range(n)]  # behind, before the pots are pushed
         mucked = self.mucked
-        if (self.over and [self.folded[i] and i not in mucked for i in range(n)].count(False) == 1
-                and winnings is None and finishing_stacks is None):
+        if (self.over and winnings is None and finishing_stacks is None
+                and (self.folded.count(False) if not mucked else
+                     [self.folded[i] and i not in mucked for i in range(n)].count(False)) == 1):
             # the common end, everybody else folded (not mucked): one pot, to the last seat
             w = self.folded.index(False)
             total = self.pot_total()
@@ -938,11 +1018,50 @@ class HoldemState:
             starting = self.starting
             return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
                               [Pot(total, (seats[w],), (seats[w],), (total,))], True, 0, [seats[w]], won, [])
+        board = self.board
+        complete = len(board) == 5 and None not in board
+        if self.over and complete and not mucked and winnings is None and finishing_stacks is None:
+            # the common showdown: one pot, every hand in it known (else the whole way below)
+            paid = self.contrib
+            top = max(paid)
+            folded = self.folded
+            pots_ = None
+            if not any(self.bets):
+                eligible = tuple(i for i in range(n) if not folded[i])
+                amount = self.dead + sum(paid)
+                if amount and all(paid[i] == top for i in eligible):
+                    pots_ = [(amount, eligible)]  # every seat still in paid the most: one pot (``_pot_levels``)
+            if pots_ is None:
+                pots_ = self._pots()
+            if len(pots_) == 1 and pots_[0][1]:
+                amount, eligible = pots_[0]
+                hole = self.hole
+                best = None
+                winners_ = []
+                for i in eligible:
+                    cards = hole[i]
+                    if cards is None or None in cards:
+                        break
+                    r = rank(cards + board)
+                    if best is None or r > best:
+                        best, winners_ = r, [i]
+                    elif r == best:
+                        winners_.append(i)
+                else:
+                    each, odd = split(amount, len(winners_), self.exponent)
+                    shares = [each + odd if j == 0 else each for j in range(len(winners_))]
+                    won = [0] * n
+                    for i, share_ in zip(winners_, shares):
+                        won[i] += share_
+                    stacks = [base[i] + won[i] for i in range(n)]
+                    starting = self.starting
+                    return Settlement(stacks, [stacks[i] - starting[i] for i in range(n)],
+                                      [Pot(amount, tuple(seats[i] for i in eligible),
+                                           tuple(seats[i] for i in winners_), tuple(shares))],
+                                      True, 0, [seats[i] for i in range(n) if won[i]], won, [])
         # the pots, each with the seats that still hold a hand in it, or with its taker when every
         # contender mucked (a muck forfeits a pot only to a hand still in it: ``_claims``)
         claims = self._claims()
-        board = self.board
-        complete = len(board) == 5 and None not in board
         ranks: dict[int, int | None] = {}
         if self.over and complete and len(claims) > 1:
             # pokerkit kills the hands that cannot win any pot, then forms the pots again from the

@@ -32,6 +32,7 @@ from replay.kit.replay import BaseReplay, SeatError, counted
 from .cards import card_text, cards_text
 from .engine import HoldemState, Settlement, _parsed, _NOOP
 from .evaluator import describe, rank
+from .log import ActionEvent, End as _End, HoldemLog
 from .stats import seat_counts
 
 _BOARD_NAMES = {3: "Flop", 4: "Turn", 5: "River"}
@@ -68,10 +69,13 @@ class HoldemReplay(BaseReplay):
         state, findings, event_steps, _, settlement = _run(log, record_steps=False)
         winner = None
         if settlement is not None and settlement.winners:
-            won = settlement.winnings
-            winner = state.seats[max(range(state.n), key=lambda i: (won[i] or 0, -i))]
-        end = getattr(log, "end", None)
-        logged = getattr(end, "reason", None) if end is not None else None
+            best = None  # the seat that collected the most, the first of them on a tie
+            for i, w in enumerate(settlement.winnings):
+                w = w or 0
+                if best is None or w > best:
+                    best, winner = w, state.seats[i]
+        end = log.__dict__["end"] if type(log) is HoldemLog else getattr(log, "end", None)
+        logged = end.reason if type(end) is _End else getattr(end, "reason", None) if end is not None else None
         # without a logged end: completed when the hand is over and checked to the end
         end_reason = logged or ("completed" if state.over and not state.stopped else "abandoned")
         return cls(log=log, findings=findings, winner=winner, end_reason=end_reason, checked=not state.stopped,
@@ -114,7 +118,7 @@ class HoldemReplay(BaseReplay):
     def facts(self) -> dict[str, str | int]:
         state = self.state
         total = state.pot_total()
-        biggest = int(total) if isinstance(total, int) else int(total * 100)  # cents for a table in dollars
+        biggest = int(total * 100) if state.exponent < 0 else int(total)  # cents at a table in dollars, else chips
         return {"variant": str(getattr(self.log, "variant", "")), "seats": state.n, "stakes": self.stakes(),
                 "street": state.street, "showdown": "yes" if state.street_index == 4 else "no",
                 "biggest_pot": biggest}
@@ -187,23 +191,47 @@ class HoldemReplay(BaseReplay):
         return out
 
 
+_SEATS: dict[int, tuple[str, ...]] = {}
+
+
+def _start(log: Any) -> "tuple[HoldemState, list[Finding], Any, Any]":
+    """``HoldemState.from_log(log)`` and the log's events and end; a ``HoldemLog``'s fields read
+    straight from the model (its seats are p1..pN, one per starting stack)."""
+    if type(log) is HoldemLog:
+        d = log.__dict__
+        extra = log.__pydantic_extra__
+        stacks = d["starting_stacks"]
+        n = len(stacks)
+        seats = _SEATS.get(n)
+        if seats is None:
+            seats = _SEATS[n] = tuple(f"p{i}" for i in range(1, n + 1))
+        end = d["end"]
+        state, findings = HoldemState.from_setup(
+            d["variant"], d["antes"], d["blinds_or_straddles"], stacks, d["min_bet"], d["small_bet"], d["big_bet"],
+            ante_trimming=bool(extra.get("ante_trimming_status", False)) if extra else False, seats=seats, end=end)
+        return state, findings, d["events"], end
+    state, findings = HoldemState.from_log(log)
+    return state, findings, getattr(log, "events", ()), getattr(log, "end", None)
+
+
 def _run(log: Any, record_steps: bool):
     """One engine pass: (state, findings, event_steps, steps, settlement)."""
-    state, findings = HoldemState.from_log(log)
+    state, findings, events, end = _start(log)
     steps: list[dict[str, Any]] = []
     event_steps: list[int] = []
-    blinds = dict(zip(state.seats, state.bets)) if not state.stopped else {}
     if record_steps:
+        blinds = dict(zip(state.seats, state.bets)) if not state.stopped else {}
         steps.append(_snapshot(state, {"kind": "setup", "seat": None, "event": None, "amount": None,
                                        "text": _setup_text(state)}, None, blinds))
     push = state.push_action
-    events = getattr(log, "events", ())
     if not record_steps:  # the judging loop, lean (event_steps are recorded with the steps)
-        for number, event in enumerate(events):
-            if event.type == "action":
+        number = 0
+        for event in events:
+            if type(event) is ActionEvent or event.type == "action":
                 new = push(event.action, number)
                 if new:
                     findings.extend(new)
+            number += 1
         events = ()
     for number, event in enumerate(events):
         if state.stopped or event.type != "action":
@@ -228,7 +256,6 @@ def _run(log: Any, record_steps: bool):
         settlement = Settlement([state.stacks[i] + state.bets[i] for i in range(state.n)], [None] * state.n,
                                 settlement.pots, False, 0, [], [None] * state.n, [])
     if not state.stopped:
-        end = getattr(log, "end", None)
         findings.extend(state.end_findings(getattr(end, "reason", None) if end is not None else None))
     if record_steps and steps:
         last = steps[-1]
@@ -327,7 +354,7 @@ def _snapshot(state: HoldemState, info: dict[str, Any], hidden_text: str | None,
         "button": state.button if seats else None,
         "blinds": {s: _num(v) for s, v in blinds.items() if v},
         "last": False,
-        "_shown": {s for s, shown in zip(seats, state.shown) if shown},
+        "_shown": {s for s, shown in zip(seats, state.revealed) if shown},  # shown, not mucked
         "_hidden_text": hidden_text,
     }
     return step
