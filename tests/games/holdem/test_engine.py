@@ -127,7 +127,9 @@ def test_fixed_limit_sizes_and_the_cap():
     state = table([1000] * 3, blinds=(1, 2), variant="FT", small_bet=2, big_bet=4)
     assert state.legal() == Legal(True, 2, 4, 4)
     assert state.copy().push_action("p3 cbr 5")[0].kind == "bet_too_large"
-    assert state.copy().push_action("p3 cbr 3")[0].kind == "bet_too_small"
+    # not the fixed size: bet_too_large, the spec's first row for FT, whichever side it misses
+    assert state.copy().push_action("p3 cbr 3")[0].kind == "bet_too_large"
+    assert state.copy().push_action("p3 cbr 2")[0].kind == "bet_too_small"  # not above the bet: no raise at all
     run(state, "p3 cbr 4", "p1 cbr 6", "p2 cbr 8", "p3 cbr 10")  # four bets and raises: capped
     assert state.to_act == "p1" and state.legal() == Legal(True, 4, None, None)
     assert state.copy().push_action("p1 cbr 12")[0].kind == "raise_not_allowed"
