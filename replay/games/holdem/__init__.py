@@ -142,7 +142,7 @@ class Holdem(GameModule):
         Fact("variant", "Variant", values=("NT", "FT"), normalise=lambda t: t.strip().upper(), column=True,
              help="NT (no-limit) or FT (fixed-limit)"),
         Fact("seats", "Seats", kind="int", column=True),
-        Fact("stakes", "Stakes", normalise=_stakes, pattern=r"[0-9.]+(/[0-9.]+)+", column=True,
+        Fact("stakes", "Stakes", normalise=_stakes, pattern=r"[0-9]+(\.[0-9]+)?(/[0-9]+(\.[0-9]+)?)+", column=True,
              help="small blind/big blind (no-limit) or small bet/big bet (fixed-limit), e.g. 50/100"),
         Fact("street", "Street reached", values=STREETS, normalise=lambda t: t.strip().lower(), column=True),
         Fact("showdown", "Showdown", values=("yes", "no"), normalise=_yes_no),

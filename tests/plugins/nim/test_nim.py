@@ -74,7 +74,7 @@ def test_installed_through_its_entry_point():
         "print(get('nim').title, problems())\n")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "['floating-bridge', 'uno-lite', 'coup', 'party-cards', 'nim']"
+    assert lines[0] == "['floating-bridge', 'uno-lite', 'coup', 'party-cards', 'holdem', 'nim']"
     assert lines[1] == "replay_nim:GAME distribution game-replay-nim 0.1.0"
     assert lines[2] == "Nim []"
 
