@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from replay.log import log_suffixes
+
 from tests.conftest import ROOT
 
 SOURCES = ("setup.py", "pyproject.toml", "README.md", "replay", "archive", "viewer", "sample_logs")
@@ -115,6 +117,10 @@ def test_a_wheel_ships_the_sample_logs_and_serve_fills_an_archive_from_them(sour
                    "viewer/sample_logs/batch/hall7-bridge-finals.json.zst"):
         assert sample in names
     assert len([n for n in names if n.startswith("viewer/sample_logs/selfplay/")]) >= 30
+    # every log and every README of every game's samples (each game's own file endings too)
+    logs = [p.relative_to(source_copy / "sample_logs").as_posix() for p in (source_copy / "sample_logs").rglob("*")
+            if p.is_file() and (p.suffix in log_suffixes() or p.name == "README.md")]
+    assert len(logs) >= 140 and not [n for n in logs if f"viewer/sample_logs/{n}" not in names]
 
     python, site_packages = _venv(tmp_path / "venv")
     _run(PIP + ["--python", python, "install", "--no-index", "--no-deps", wheel], env=_env())
