@@ -348,13 +348,19 @@ class HoldemState:
         self.bets = [0] * n
         self.contrib = [0] * n
         self.dead = 0
+        self._new_hand(n, DONE)
+        self.returned = [0] * n
+        self.top = 0
+
+    def _new_hand(self, n: int, phase: int) -> None:
+        """What a hand starts with before any card or action: no cards, nobody folded or acted."""
         self.hole = [None] * n
         self.shown = [False] * n  # shown or mucked (``may_show``)
         self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
         self.folded = [False] * n
         self.board = []
         self.street_index = 0
-        self.phase = DONE
+        self.phase = phase
         self.next_hole = 0
         self.actors = []
         self.acted = 0
@@ -364,8 +370,6 @@ class HoldemState:
         self.opener = 0
         self.all_in_status = False
         self.known = 0
-        self.returned = [0] * n
-        self.top = 0
         self.mucked = []
 
     def _start(self) -> None:
@@ -405,23 +409,7 @@ class HoldemState:
         self.top = max(bets)
         self.contrib = list(contrib)
         self.dead = dead
-        self.hole = [None] * n
-        self.shown = [False] * n  # shown or mucked (``may_show``)
-        self.revealed = [False] * n  # shown (``sm <cards>`` or ``sm -``): what every seat may see
-        self.folded = [False] * n
-        self.board = []
-        self.street_index = 0
-        self.phase = HOLE
-        self.next_hole = 0
-        self.actors = []
-        self.acted = 0
-        self.raise_amount = 0
-        self.raise_count = 0
-        self.short_sum = 0
-        self.opener = 0
-        self.all_in_status = False
-        self.known = 0
-        self.mucked = []
+        self._new_hand(n, HOLE)
 
     def copy(self) -> "HoldemState":
         new = HoldemState.__new__(HoldemState)

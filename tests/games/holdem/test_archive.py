@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-import pytest
 from click.testing import CliRunner
 
 import archive.ingest as ingest_module
@@ -15,22 +14,10 @@ from archive import Archive
 from replay.games import get
 from replay.games.holdem import phh
 from replay.games.holdem.bots import play_game
+from tests.archive.conftest import db_url  # noqa: F401 - the archive tests' SQLite and PostgreSQL fixture
 from viewer.cli import cli
 
 GAME = get("holdem")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'archive.db'}"
-        return
-    server = request.getfixturevalue("postgres_server")
-    name = server.create_database()
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
 
 
 def _hands(count: int, players: int = 6) -> list:
