@@ -428,6 +428,26 @@ class GameModule:
         """Optional: an analysis of a judged game as JSON ."""
         raise NotImplementedError(f"{self.title} has no analysis")
 
+    # -- pictures (``replay.picture``) ---------------------------------------------------------
+    @property
+    def has_drawing(self) -> bool:
+        return type(self).draw is not GameModule.draw
+
+    def view_steps(self, replay: Any, view: str | None) -> list[dict[str, Any]]:
+        """Every step as plain data as ``view`` saw it: ``None`` every card open, a seat what
+        that seat saw (``replay.steps_json(seat)``), ``replay.picture.scene.PUBLIC`` what an
+        onlooker saw (every card hidden from anybody is hidden). A game with a drawing gives
+        the onlooker's view; the default knows only the first two."""
+        if view is None or view in self.seat_order(replay.log):
+            return replay.steps_json(view) if view is not None else replay.steps_json()
+        raise NotImplementedError(f"{self.title} has no onlooker's view")
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        """Optional: the picture (``replay.picture.scene.Scene``, 1200x630) of the last of
+        ``steps``, the steps up to it as ``table.view`` saw them (``view_steps``): the one
+        drawing that link previews, step pictures and animation frames all show."""
+        raise NotImplementedError(f"{self.title} has no drawing")
+
     def __repr__(self) -> str:
         return f"<game {self.name}/{self.major}: {self.title}>"
 

@@ -26,6 +26,8 @@ from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
 from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse, read_json
 from .replay import UnoReplay
+from . import drawing
+from ...picture.scene import PUBLIC
 
 
 class UnoLite(GameModule):
@@ -96,6 +98,16 @@ class UnoLite(GameModule):
         if len(bots) == 1:  # one bot named: it plays both seats
             bots = bots * 2
         return play_game(seed, bots=bots, **options)
+
+    def view_steps(self, replay: UnoReplay, view: str | None) -> list[dict[str, Any]]:
+        """The steps as ``view`` saw them: open (None), a seat's, or an onlooker's (``PUBLIC``:
+        no hand, no drawn card)."""
+        if view == PUBLIC:
+            return drawing.public_steps(replay.steps_json(), {s: replay.steps_json(s) for s in SEATS})
+        return super().view_steps(replay, view)
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        return drawing.draw(table, steps)
 
     def __repr__(self) -> str:
         return "<game uno-lite/1: UNO Lite>"
