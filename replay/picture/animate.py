@@ -29,7 +29,7 @@ the start and every ``KEYFRAME_MS``, ``crf`` ``CRF`` (see ``bench/images.py`` fo
 >>> data = gif(frames, [500, 1000, 2000], scale=0.5)
 >>> data[:6]
 b'GIF89a'
->>> from PIL import Image
+>>> from PIL import Image, ImageChops
 >>> import io
 >>> image = Image.open(io.BytesIO(data))
 >>> image.size, image.n_frames, image.info["loop"]
@@ -53,14 +53,19 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 import av
-from PIL import Image
+from PIL import Image, ImageChops
 
 from ..errors import ReplayError
 from .render import Raster
 from .scene import Circle, Line, Rect, Scene, Text
 
-#: the most colours a GIF's palette holds
+#: the most colours a GIF's palette holds; the last index is transparent (what did not change)
 PALETTE_SIZE = 256
+TRANSPARENT = PALETTE_SIZE - 1
+#: a palette index as itself, but the transparent one (a copy of the first colour) as the first
+_OPAQUE = [*range(TRANSPARENT), 0]
+#: a difference of indexes: nothing, or changed
+_CHANGED = [0] + [255] * 255
 #: at most this many pixels of changed boxes are read to choose the blended colours
 PALETTE_SAMPLE = 1_500_000
 #: H.264's constant rate factor (lower: better and bigger); 30 keeps the text crisp at 720x378
@@ -180,7 +185,7 @@ def _named_colours(scenes: Iterable[Scene]) -> list[tuple[int, int, int]]:
 def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
     """One palette for the whole animation: the scenes' own colours exactly (at most half the
     palette), the rest median cut from the pixels of the changed boxes (the first frame is one)."""
-    named = _named_colours(scenes)[:PALETTE_SIZE // 2]
+    named = _named_colours(scenes)[:TRANSPARENT // 2]
     width = frames[0].pixels.width
     boxes, pixels = [], 0
     for frame in frames:
@@ -195,21 +200,22 @@ def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
     sample = Image.new("RGB", (width, rows[-1]), frames[0].pixels.getpixel((0, 0)))
     for box, top in zip(boxes, rows):
         sample.paste(box, (0, top))
-    colours = sample.getcolors(PALETTE_SIZE)
+    colours = sample.getcolors(TRANSPARENT - len(named))
     if colours is not None:  # few enough colours: all of them, exactly
         chosen = [rgb for _, rgb in colours]
     else:
-        spare = PALETTE_SIZE - len(named)
+        spare = TRANSPARENT - len(named)
         cut = sample.quantize(colors=spare, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         flat = cut.getpalette() or []
         chosen = [tuple(flat[i:i + 3]) for i in range(0, min(len(flat), 3 * spare), 3)]
     entries: list[tuple[int, int, int]] = []
     for rgb in [*named, *chosen]:
-        if rgb not in entries and len(entries) < PALETTE_SIZE:
+        if rgb not in entries and len(entries) < TRANSPARENT:
             entries.append(rgb)  # type: ignore[arg-type]
     palette = Image.new("P", (1, 1))
     flat_entries = [value for rgb in entries for value in rgb]
-    # padded with the first colour: a padding entry is never nearer than the real one
+    # padded with the first colour (a pixel may map to a copy: the same colour; the last copy,
+    # the transparent index, is read as the first)
     palette.putpalette(flat_entries + flat_entries[:3] * (PALETTE_SIZE - len(entries)))
     return palette
 
@@ -227,17 +233,41 @@ def gif(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -> b
     out.write(bytes(palette.getpalette()[:3 * PALETTE_SIZE]))  # type: ignore[index]
     # loop forever (the NETSCAPE2.0 application extension, 0 repetitions)
     out.write(b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")
-    elapsed = 0  # centiseconds are rounded from the running total, so rounding never adds up
+    canvas: Image.Image | None = None  # the palette indexes on screen so far
+    written: list[tuple[tuple[int, int, int, int], Image.Image, int]] = []
     for frame in frames:
-        left, top, right, bottom = frame.box
+        # palette indexes as a greyscale image (so Pillow's channel operations apply), the
+        # transparent index taken by nothing drawn
         indexed = frame.pixels.quantize(palette=palette, dither=Image.Dither.NONE)
-        shown = (elapsed + frame.ms + 5) // 10 - (elapsed + 5) // 10
-        elapsed += frame.ms
-        # graphic control: disposal 1 (the frame stays under the next), the delay
-        out.write(struct.pack("<BBBBHBB", 0x21, 0xF9, 4, 1 << 2, min(0xFFFF, shown), 0, 0))
+        new = Image.frombytes("L", indexed.size, indexed.tobytes()).point(_OPAQUE)
+        if canvas is None:
+            canvas = new.copy()
+            written.append(((0, 0, width, height), new, frame.ms))
+            continue
+        left, top = frame.box[:2]
+        changed = ImageChops.difference(canvas.crop(frame.box), new).point(_CHANGED)
+        inside = changed.getbbox()
+        if inside is None:  # the same pixels once in the palette: a longer frame before
+            box, image, ms = written[-1]
+            written[-1] = box, image, ms + frame.ms
+            continue
+        canvas.paste(new, (left, top))
+        # what did not change is transparent: the frame before shows through, and long runs of
+        # one index cost LZW almost nothing
+        sub = Image.new("L", new.size, TRANSPARENT)
+        sub.paste(new, mask=changed)
+        box = (left + inside[0], top + inside[1], left + inside[2], top + inside[3])
+        written.append((box, sub.crop(inside), frame.ms))
+    elapsed = 0  # centiseconds are rounded from the running total, so rounding never adds up
+    for (left, top, right, bottom), image, ms in written:
+        shown = (elapsed + ms + 5) // 10 - (elapsed + 5) // 10
+        elapsed += ms
+        # graphic control: disposal 1 (the frame stays under the next), the delay, the
+        # transparent index
+        out.write(struct.pack("<BBBBHBB", 0x21, 0xF9, 4, 1 << 2 | 1, min(0xFFFF, shown), TRANSPARENT, 0))
         # the image: its box, no local palette, LZW with 8-bit codes
         out.write(struct.pack("<BHHHHB", 0x2C, left, top, right - left, bottom - top, 0) + b"\x08")
-        out.write(indexed.tobytes("gif", "P"))
+        out.write(image.tobytes("gif", "L"))
         out.write(b"\x00")
     out.write(b"\x3b")
     return out.getvalue()
