@@ -21,8 +21,9 @@ a chat can start playing before the whole file is in. One coded frame a distinct
 held for its duration by its presentation time (a millisecond time base: a variable frame rate),
 rather than a constant rate repeating frames: the same pictures with 10x fewer frames to code,
 smaller and quicker, and MP4 states each sample's duration (its ``stts`` table), which every
-player honours (Telegram's included: its GIFs are MP4s). ``tune=stillimage``, a keyframe only at
-the start and every ``KEYFRAME_MS``, ``crf`` ``CRF`` (see ``bench/images.py`` for the figures).
+player honours (Telegram's included: its GIFs are MP4s). ``tune=stillimage``, ``crf`` ``CRF``,
+preset ``PRESET``, a keyframe at the start and then only every ``KEYFRAME_FRAMES`` frames (see
+the constants for the measured trade-offs, ``bench/images.py`` for the figures).
 
 >>> from .scene import Scene, Rect
 >>> frames = [Scene(), Scene(items=(Rect(0, 0, 100, 100, fill="#ff0000"),)), Scene()]
@@ -69,14 +70,16 @@ _CHANGED = [0] + [255] * 255
 #: at most this many pixels (the first frame, then changed boxes) are read to choose the blended
 #: colours: about 1.5 frames at 720x378, which hold nearly every colour the rest will
 PALETTE_SAMPLE = 400_000
-#: H.264's constant rate factor (lower: better and bigger); 30 keeps the text crisp at 720x378
+#: H.264's constant rate factor (lower: better and bigger): 30 keeps small text legible at
+#: 720x378; 34 is still readable and 20% smaller, 26 is 25% bigger (UNO Lite, 27 frames)
 CRF = 30
-#: libx264's preset: ``slow`` codes these few frames in little time and 10-20% smaller than ``veryfast``
-PRESET = "slow"
-#: a keyframe at least this often (a player that joins or loops late starts from one)
-KEYFRAME_MS = 10_000
-#: a frame's time on screen is kept within these bounds (GIF's delay is 16 bits of centiseconds)
-MIN_MS, MAX_MS = 10, 655_350
+#: libx264's preset: ``medium`` is 15% smaller than ``veryfast`` and within 2% of ``slow``
+PRESET = "medium"
+#: the most frames between keyframes (x264's default): an animation plays from its start and
+#: loops, nobody seeks, and a keyframe every 10 frames made UNO Lite's MP4 34% bigger
+KEYFRAME_FRAMES = 250
+#: the shortest time a frame is on screen (a browser shows a GIF frame of 0 or 1 centisecond for 10)
+MIN_MS = 20
 
 
 class PictureError(ReplayError, ValueError):
@@ -297,7 +300,7 @@ def _write_mp4(path: str, scenes: Sequence[Scene], durations_ms: Sequence[int], 
     stream.codec_context.time_base = Fraction(1, 1000)
     stream.pix_fmt = "yuv420p"
     stream.options = {"crf": str(CRF), "preset": PRESET, "tune": "stillimage",
-                      "x264-params": f"keyint={KEYFRAME_MS}:min-keyint=1:scenecut=0"}
+                      "x264-params": f"keyint={KEYFRAME_FRAMES}"}
     # a frame is coded once the next distinct scene comes (or the last has been drawn): only
     # then is its time on screen known
     pending: tuple[av.VideoFrame, int, int] | None = None  # frame, start, duration (ms)
