@@ -12,7 +12,8 @@ without a drawing are listed as such.
 
 Ratios, first on each line:
 
-- **time**: our GIF's time per frame divided by the baseline's. The baseline is lila-gif's
+- **time**: our GIF's time per frame (rendering, palette, coding) divided by the baseline's;
+  ``r/base`` the same for rendering alone. The baseline is lila-gif's
   method (lichess's GIF service, in Rust) re-done here in Python with Pillow: a 720x720 chess
   board of 8x8 squares, each square pasted from a pre-drawn sprite (pieces as simple shapes on
   light and dark squares, all in one fixed palette), a fixed sequence of 93 frames of square
@@ -210,7 +211,7 @@ def main() -> None:
     print(f"\nwhole games, every step from the open view at {ANIMATION_WIDTH}x{round(OG_SIZE[1] * scale)} "
           f"(self-play seed {args.seed}); ms are per frame; time = our GIF's ms a frame / the baseline's "
           f"(target <= {TIME_TARGET})")
-    header = (f"{'game':<16} {'time':>6} {'render':>7} {'steps':>5} {'frames':>6} {'gif ms':>7} {'mp4 ms':>7} "
+    header = (f"{'game':<16} {'time':>6} {'r/base':>6} {'render':>7} {'steps':>5} {'frames':>6} {'gif ms':>7} {'mp4 ms':>7} "
               f"{'gif':>9} {'mp4':>9} {'png':>9} {'json':>9} {'gif/lim':>7} {'mp4/lim':>7} {'gif/json':>8} {'mp4/json':>8}")
     print(header)
     for game, replay, frames, times in games:
@@ -229,10 +230,11 @@ def main() -> None:
         json_b = len(replay.log.canonical_json().encode())
         per = [statistics.median(values) * 1000 / distinct for values in (render_s, gif_s, mp4_s)]
         gif_size, mp4_size = statistics.median(gif_b), statistics.median(mp4_b)
-        print(f"{game.title:<16} {per[1] / base_ms:>6.1f} {per[0]:>7.2f} {len(frames):>5} {distinct:>6} {per[1]:>7.2f} "
+        print(f"{game.title:<16} {per[1] / base_ms:>6.1f} {per[0] / base_ms:>6.1f} {per[0]:>7.2f} {len(frames):>5} {distinct:>6} {per[1]:>7.2f} "
               f"{per[2]:>7.2f} {kb(gif_size):>9} {kb(mp4_size):>9} {kb(statistics.median(png_b)):>9} {kb(json_b):>9} "
               f"{gif_size / GIF_LIMIT:>7.2f} {mp4_size / MP4_LIMIT:>7.2f} {gif_size / json_b:>8.1f} {mp4_size / json_b:>8.1f}")
-    print("\ncolumns: time = GIF ms a frame / the baseline's; render = ms a frame, scenes to pixels; frames = "
+    print("\ncolumns: time = GIF ms a frame / the baseline's; r/base = the same for rendering alone; render = "
+          "ms a frame, scenes to pixels; frames = "
           "distinct consecutive scenes (what the GIF and MP4 hold); gif/lim and mp4/lim = bytes / the issue's "
           f"limits ({kb(GIF_LIMIT)}, {kb(MP4_LIMIT)}); json = the log's compact JSON")
     if without:
