@@ -72,10 +72,12 @@ TRANSPARENT = PALETTE_SIZE - 1
 _OPAQUE = [*range(TRANSPARENT), 0]
 #: a difference of indexes: nothing, or changed
 _CHANGED = [0] + [255] * 255
-#: at most this many pixels (the first frame, then changed boxes) are read to choose the blended
-#: colours: about 4 frames at 720x378. A whole bridge game's frames: 400k pixels, 17 ms, a pixel's
-#: channel off by 71 at worst; 1M, 27 ms, 35; 3M, 235 ms, 32 (0.27, 0.25, 0.25 on average)
+#: about this many pixels, rows of every frame's box, are read to choose the palette: about 4
+#: frames at 720x378. A whole bridge game (49 frames): 200k pixels, 1,842 pixels more than 24
+#: levels off; 400k, 217; 1M, none (the worst 9 off)
 PALETTE_SAMPLE = 1_000_000
+#: the most distinct colours counted (more: a picture of many colours, chosen from as pixels)
+DISTINCT = 65_536
 #: H.264's constant rate factor (lower: better and bigger): 30 keeps small text legible at
 #: 720x378; 34 is still readable and 20% smaller, 26 is 25% bigger (UNO Lite, 27 frames)
 CRF = 30
@@ -86,6 +88,8 @@ PRESET = "medium"
 KEYFRAME_FRAMES = 250
 #: the shortest time a frame is on screen (a browser shows a GIF frame of 0 or 1 centisecond for 10)
 MIN_MS = 20
+#: the most pixels an animation has a side (a chat shows 720; H.264's level 5.1 ends at 4096)
+MAX_SIDE = 4096
 
 
 class PictureError(ReplayError, ValueError):
@@ -119,7 +123,7 @@ def _check(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -
     for ms in durations_ms:
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise PictureError(f"a duration is a whole number of milliseconds, 0 or more, not {str(ms)[:20]!r}")
-    if not isinstance(scale, (int, float)) or not 0 < scale <= 4:
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= 4:
         raise PictureError(f"a scale is above 0 and at most 4, not {str(scale)[:20]!r}")
     sizes = {(scene.width, scene.height) for scene in scenes}
     if len(sizes) > 1:
@@ -127,6 +131,9 @@ def _check(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -
     width, height = sizes.pop()
     if round(width * scale) < 2 or round(height * scale) < 2:
         raise PictureError(f"a {width}x{height} scene at scale {scale} is too small to animate")
+    if round(width * scale) > MAX_SIDE or round(height * scale) > MAX_SIDE:
+        raise PictureError(f"an animation is at most {MAX_SIDE} pixels a side, not {round(width * scale)}x"
+                           f"{round(height * scale)}")
 
 
 def _frames(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -> list[_Frame]:
@@ -194,32 +201,45 @@ def _named_colours(scenes: Iterable[Scene]) -> list[tuple[int, int, int]]:
 
 def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
     """One palette for the whole animation: the scenes' own colours exactly (at most half the
-    palette), the rest chosen from the pixels of the changed boxes (the first frame's first)."""
+    palette), then the colours of the frames' pixels: all of them when they fit, else a choice by
+    Pillow's fast octree among the distinct colours (each counted once, so the rare blends of
+    text edges count as much as the felt)."""
     named = _named_colours(scenes)[:TRANSPARENT // 2]
-    width = frames[0].pixels.width
-    boxes, pixels = [], 0
+    # every frame's box read, each every ``stride``-th row, so that colours that first show late
+    # are seen too (rows taken whole: no pixel is blended into a colour no frame has)
+    total = sum(frame.pixels.width * frame.pixels.height for frame in frames)
+    stride = max(1, -(-total // PALETTE_SAMPLE))
+    seen: set[tuple[int, int, int]] = set()
     for frame in frames:
-        if pixels + frame.pixels.width * frame.pixels.height > PALETTE_SAMPLE and boxes:
-            continue
-        boxes.append(frame.pixels)
-        pixels += frame.pixels.width * frame.pixels.height
-    # the boxes stacked, each at the left, into one image to count the colours of
-    rows = [0]
-    for box in boxes:
-        rows.append(rows[-1] + box.height)
-    sample = Image.new("RGB", (width, rows[-1]), frames[0].pixels.getpixel((0, 0)))
-    for box, top in zip(boxes, rows):
-        sample.paste(box, (0, top))
-    # Pillow's fast octree: 5x quicker than median cut here, and nearer on the rarest colours
-    # (the blends of text edges), which median cut merges
+        rows = frame.pixels
+        if stride > 1:
+            rows = rows.resize((rows.width, max(1, rows.height // stride)), Image.Resampling.NEAREST)
+        colours = rows.getcolors(DISTINCT)
+        if colours is None:  # a picture of many colours (a photograph): no exact choice to make
+            seen.clear()
+            break
+        seen.update(rgb for _, rgb in colours)
+        if len(seen) > DISTINCT:
+            seen.clear()
+            break
     spare = TRANSPARENT - len(named)
-    cut = sample.quantize(colors=spare, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    flat = cut.getpalette() or []
-    chosen = [tuple(flat[i:i + 3]) for i in range(0, min(len(flat), 3 * spare), 3)]
+    chosen: list[tuple[int, int, int]]
+    extra = sorted(seen.difference(named))
+    if seen and len(extra) <= spare:
+        chosen = extra  # every colour drawn, exactly
+    else:
+        if extra:
+            source = Image.new("RGB", (len(extra), 1))
+            source.putdata(extra)
+        else:
+            source = frames[0].pixels
+        cut = source.quantize(colors=spare, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        flat = cut.getpalette() or []
+        chosen = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, min(len(flat), 3 * spare), 3)]
     entries: list[tuple[int, int, int]] = []
     for rgb in [*named, *chosen]:
         if rgb not in entries and len(entries) < TRANSPARENT:
-            entries.append(rgb)  # type: ignore[arg-type]
+            entries.append(rgb)
     palette = Image.new("P", (1, 1))
     flat_entries = [value for rgb in entries for value in rgb]
     # padded with the first colour (a pixel may map to a copy: the same colour; the last copy,

@@ -194,6 +194,8 @@ def test_a_whole_bridge_game_fits_the_limits() -> None:
     ([Scene()], [1.5], SCALE, "whole number of milliseconds"),
     ([Scene()], [100], 0, "a scale is above 0"),
     ([Scene()], [100], 0.001, "too small"),
+    ([Scene()], [100], float("nan"), "a scale is above 0"),
+    ([Scene(width=5000)], [100], 1.0, "at most 4096 pixels a side"),
     ([Scene(), Scene(width=600)], [100, 100], SCALE, "one size"),
 ])
 def test_bad_input_is_a_clear_error(write, frames, times, scale, message) -> None:
