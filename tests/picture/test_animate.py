@@ -68,8 +68,8 @@ def test_gif_of_a_game_decodes_to_its_scenes(uno: list[Scene]) -> None:
         drawn = raster.draw(scene)[0]
         difference = ImageChops.difference(drawn, shown)
         # the palette rounds the anti-aliased edges a little, nothing more
-        assert sum(ImageStat.Stat(difference).mean) / 3 < 0.5
-        assert max(high for _, high in difference.getextrema()) < 64
+        assert sum(ImageStat.Stat(difference).mean) / 3 < 0.1
+        assert max(high for _, high in difference.getextrema()) < 40
 
 
 def test_gif_loops_forever_and_writes_later_frames_as_boxes(uno: list[Scene]) -> None:
