@@ -152,7 +152,7 @@ def caption(table: Table, steps: Sequence[dict[str, Any]]) -> str:
             parts.append(f"{_short(table.name(s), 200)} wins {amount(gain, places)}" if gain else
                          f"{_short(table.name(s), 200)} wins")
         return " · ".join(parts)
-    if step.get("last") and step.get("payoffs") is None:
+    if step.get("last") and all(v is None for v in (step.get("payoffs") or {}).values()):  # not settled
         return f"{_action(table, steps)} · the hand was not finished"
     return _action(table, steps)
 
