@@ -142,8 +142,6 @@ def caption(table: Table, steps: Sequence[dict[str, Any]]) -> str:
     """The header's words for the last of ``steps``, with the players' names."""
     step = steps[-1]
     places = step.get("places", 0)
-    kind, seat = step["kind"], step.get("seat")
-    who = _short(table.name(seat)) if seat else ""
     if step.get("last") and step.get("winners"):
         won = step.get("won") or {}
         parts = []
@@ -152,6 +150,8 @@ def caption(table: Table, steps: Sequence[dict[str, Any]]) -> str:
             parts.append(f"{_short(table.name(s), 200)} wins {amount(gain, places)}" if gain else
                          f"{_short(table.name(s), 200)} wins")
         return " · ".join(parts)
+    if step["kind"] == "setup" and str(step.get("text", "")).endswith("not valid"):  # the game's own words
+        return f"{len(step['stacks'])} players · the setup is not valid"
     if step.get("last") and all(v is None for v in (step.get("payoffs") or {}).values()):  # not settled
         return f"{_action(table, steps)} · the hand was not finished"
     return _action(table, steps)

@@ -20,7 +20,7 @@ from PIL import Image
 from replay.games import get
 from replay.games.holdem.drawing import card_label, draw, seat_points
 from replay.log import read_path
-from replay.picture import animation, picture, scenes
+from replay.picture import animation, picture, scene_at, scenes, views
 from replay.picture.scene import CARD_BACK, HIGHLIGHT, PANEL, PUBLIC, Rect, Table, Text
 
 from .helpers import log as ns_log, random_hand, random_setup
@@ -220,3 +220,22 @@ def test_the_gif_has_a_frame_a_step(index):
         frames = list(video.decode(video=0))
     assert codec == "h264"
     assert len(frames) >= min(4, count) and (frames[0].width, frames[0].height) == (720, 378)
+
+
+BROKEN = sorted(p for p in (GAME.sample_logs / "broken").iterdir() if p.suffix == ".json")
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.name for p in BROKEN])
+def test_hands_with_findings_draw_in_every_view(path):
+    """A hand stopped by a finding, or whose setup is not valid, draws from every view."""
+    entries = [entry for entry in read_path(str(path)) if entry.ok]
+    for entry in entries:
+        replay = GAME.judge(entry.log)
+        last = len(replay.steps_json()) - 1
+        for view in views(replay):
+            for step in (None, last):
+                image = Image.open(io.BytesIO(picture(replay, step=step, view=view)))
+                assert image.size == (1200, 630)
+    if path.name == "invalid-setup.json":
+        scene = scene_at(GAME.judge(entries[0].log), 0, "public")
+        assert _texts(scene)[1].endswith("the setup is not valid")
