@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule, SeatFigure
-from . import drawing, phh
+from . import phh
 from .cards import cards_text
 from .bots import BOTS, play_game
 from .championship import championship_command
@@ -38,7 +38,6 @@ from .log import END_REASONS, ActionEvent, HoldemLog, json_schema, parse, read_j
 from .logger import HoldemLogger
 from .replay import HoldemReplay, _num as _json_amount
 from .stats import FIGURES
-from ...picture.scene import PUBLIC
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 #: the line that begins a hand of a .phhs file: its table, ``[12]``
@@ -199,6 +198,9 @@ class Holdem(GameModule):
         >>> steps[1]["hole"]["p1"], steps[-1]["won"], steps[0]["places"]
         (['??', '??'], {'p2': 100}, 0)
         """
+        from ...picture.scene import PUBLIC  # the pictures' packages load when a picture is drawn
+        from . import drawing
+
         if view == PUBLIC:
             steps = replay.steps_json(onlooker=True)
         else:
@@ -212,6 +214,8 @@ class Holdem(GameModule):
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         """The picture of the last of ``steps`` (``drawing.draw``)."""
+        from . import drawing
+
         return drawing.draw(table, steps)
 
     def replay_lines(self, replay: HoldemReplay) -> list[str]:

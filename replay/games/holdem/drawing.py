@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from ...picture.kit import card, card_back, header, plate
-from ...picture.scene import BLACK, HIGHLIGHT, INK, MUTED, PUBLIC, WIDTH, Circle, Item, Rect, Scene, Table, Text
+from ...picture.scene import BLACK, HIGHLIGHT, MUTED, PUBLIC, WIDTH, Circle, Item, Rect, Scene, Table, Text
 from ...picture.text import fit
 from .cards import parse_cards
 from .evaluator import describe, rank
