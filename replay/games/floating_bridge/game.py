@@ -336,7 +336,9 @@ class GameReplay:
         ``public``, as an onlooker saw them. A hand the view does not see is ``null`` (its
         size is in ``hand_sizes``, which these views add). Until the partner card is played,
         who the partner is stays secret from everybody but the partner, so the two sides'
-        trick counts (which would tell) are ``null`` too for any other view. The called
+        trick counts (which would tell) are ``null`` too for any other view, and so is
+        ``partner`` (the partner's seat once the view knows it: at once for the partner, when
+        the card is played for the others; the end of the game tells everybody). The called
         card itself is public, and so is every card played.
 
         >>> from replay.games.floating_bridge.bots import play_game
@@ -354,9 +356,12 @@ class GameReplay:
         if self.partner_card is not None:
             mask = 1 << int(self.partner_card)
             holder = next((s.name for s, hand in zip(SEATS, self.steps[0].hands) if hand & mask), None)
+        called = False
         out = []
         for s in self.steps:
-            knows_partner = not filtered or s.partner_revealed or (seat is not None and seat == holder)
+            called = called or s.kind == "partner"
+            knows_partner = (not filtered or s.partner_revealed or s.phase == OVER
+                             or (seat is not None and seat == holder))
             hands: dict[str, list[str] | None] = {}
             for name in SEATS:
                 shown = not filtered or name.name == seat
@@ -374,6 +379,7 @@ class GameReplay:
                 "declarer_side_tricks": s.declarer_side_tricks if knows_partner else None,
                 "defender_tricks": s.defender_tricks if knows_partner else None,
                 "partner_revealed": s.partner_revealed,
+                "partner": holder if called and knows_partner else None,
                 "to_act": None if s.to_act is None else s.to_act.name,
                 "phase": s.phase,
                 "trick_winner": None if s.trick_winner is None else s.trick_winner.name,
