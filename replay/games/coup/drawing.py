@@ -155,17 +155,17 @@ def _card(x: float, y: float, letter: str | None, lost: bool = False, lit: bool 
                          size=18))
     items = list(card(x, y, name, colour="#f3f4f6", w=CARD_W, h=CARD_H, face=LOST_FACE, lit=lit, size=18))
     items += [Rect(x + 30, y + CARD_H - 34, CARD_W - 60, 24, fill=RED, radius=4),
-              Text(x + CARD_W / 2, y + CARD_H - 22, "lost", 18, fill=INK, anchor="mm", bold=True)]
+              Text(x + CARD_W / 2, y + CARD_H - 22, "lost", 18, fill=INK, anchor="mm", bold=True, max_width=CARD_W - 60)]
     return items
 
 
 def _seat(table: Table, step: dict[str, Any], seat: str, cx: float, row: tuple[int, int]) -> list[Item]:
     coins = step["coins"].get(seat, 0)
-    items = list(plate(cx, row[0], table.name(seat), to_act=step.get("to_act") == seat,
+    items = list(plate(cx, row[0], _plain(table, seat), to_act=step.get("to_act") == seat,
                        won=step.get("winner") == seat, w=PLATE_W, h=48))
     # the coins: a gold coin beside the plate
     items += [Circle(cx + PLATE_W / 2 + 30, row[0], 22, fill=COIN, stroke=COIN_EDGE, stroke_width=2),
-              Text(cx + PLATE_W / 2 + 30, row[0], str(coins), 20, fill=BLACK, anchor="mm", bold=True)]
+              Text(cx + PLATE_W / 2 + 30, row[0], str(coins), 20, fill=BLACK, anchor="mm", bold=True, max_width=42)]
     lost = list(step["faceup"].get(seat) or [])
     hidden = step["influence"].get(seat, 0)
     hand = (step.get("hands") or {}).get(seat)
@@ -177,6 +177,11 @@ def _seat(table: Table, step: dict[str, Any], seat: str, cx: float, row: tuple[i
         lit = just_lost and is_lost and n == len(lost) - 1
         items += _card(x0 + n * (CARD_W + 12), row[1], letter, is_lost, lit)
     return items
+
+
+def _plain(table: Table, seat: str, width: float = 400) -> str:
+    """A player's name cut to ``width`` (a name as long as a book costs the scene nothing)."""
+    return fit(table.name(seat), 20, True, width)
 
 
 def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
@@ -204,8 +209,8 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     deck = step.get("deck_size")
     if deck is not None:
         items.append(Text(WIDTH - 30, 618, f"Deck: {deck} card{'s' if deck != 1 else ''}", 18, fill=MUTED,
-                          anchor="rb"))
-    alt = f"{table.title}: {', '.join(table.name(s) for s in seats)}, step {step['i']}"
+                          anchor="rb", max_width=300))
+    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in seats)}, step {step['i']}"
     return Scene(items=tuple(items), alt=alt)
 
 

@@ -165,9 +165,10 @@ def _question(items: list[Item], step: dict[str, Any], winning: dict[str, Any] |
     if question is None:
         status = list(step["status"].values())
         joined = sum(1 for s in status if s == "in")
-        items.append(Text(x + w / 2, y + h / 2 - 24, "Fill in the blank: ___", 34, anchor="mm", bold=True))
+        items.append(Text(x + w / 2, y + h / 2 - 24, "Fill in the blank: ___", 34, anchor="mm", bold=True,
+                          max_width=w - 40))
         items.append(Text(x + w / 2, y + h / 2 + 28, f"{len(status)} invited · {joined} joined", 24, fill=MUTED,
-                          anchor="mm"))
+                          anchor="mm", max_width=w - 40))
         return
     if winning is not None:
         runs = [(s["text"], s["answer"] is not None) for s in winning["segments"]]
@@ -181,7 +182,7 @@ def _question(items: list[Item], step: dict[str, Any], winning: dict[str, Any] |
             break
     _lines(items, x + 28, y + 28, lines, size, INK, HIGHLIGHT, inner)
     pick = question.get("pick", 1)
-    items.append(Text(x + w - 28, y + h - 22, f"Pick {pick}", 20, fill=MUTED, anchor="rb", bold=True))
+    items.append(Text(x + w - 28, y + h - 22, f"Pick {pick}", 20, fill=MUTED, anchor="rb", bold=True, max_width=200))
 
 
 def _cut(lines: list[list[tuple[str, bool]]]) -> bool:
@@ -205,11 +206,11 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
                 items.extend(card_back(x + 130 + n * 40, y + 90 + n * 12, 150, 200))
             each = max(sizes)
             items.append(Text(x + w / 2, y + 340, f"{each} answer card{'s' if each != 1 else ''} each", 24,
-                              fill=INK, anchor="mm", bold=True))
+                              fill=INK, anchor="mm", bold=True, max_width=w))
         return
     if not rows:
         if step.get("question") is not None:
-            items.append(Text(x + w / 2, y + 40, "No answers yet", 22, fill=MUTED, anchor="mm"))
+            items.append(Text(x + w / 2, y + 40, "No answers yet", 22, fill=MUTED, anchor="mm", max_width=w))
         return
     gap = 8
     row_h = min(92.0, (h - gap * (rows - 1)) / rows)
@@ -221,10 +222,11 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
                           stroke_width=4 if won else 1, radius=8))
         left = x + 12
         if sub.get("number") is not None:
-            items.append(Text(left, top + row_h / 2, str(sub["number"]), size + 2, fill=BLACK, anchor="lm", bold=True))
+            items.append(Text(left, top + row_h / 2, str(sub["number"]), size + 2, fill=BLACK, anchor="lm", bold=True,
+                              max_width=32))
             left += 34
         author = sub.get("seat")
-        tag = ("you" if sub.get("mine") else table.name(author)) if author is not None else None
+        tag = ("you" if sub.get("mine") else _plain(table, author)) if author is not None else None
         right = x + w - 12
         if tag:
             tag_w = min(160.0, measure(clean(tag)[:40], size - 2, True) + 4)
@@ -239,7 +241,7 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
     for n, seat in enumerate(hidden, start=len(shown)):
         top = y + n * (row_h + gap)
         items.extend(card_back(x, top, w, row_h))
-        items.append(Text(x + w / 2, top + row_h / 2, f"{table.name(seat)}: an answer", size, fill=INK,
+        items.append(Text(x + w / 2, top + row_h / 2, f"{_plain(table, seat)}: an answer", size, fill=INK,
                           anchor="mm", bold=True, max_width=w - 24))
 
 
@@ -265,7 +267,7 @@ def _scores(items: list[Item], table: Table, step: dict[str, Any]) -> None:
                 detail = "czar · " + detail
             elif status == "left":
                 detail += " · left"
-        items.extend(plate(cx, cy, table.name(seat), detail, to_act=step.get("to_act") == seat,
+        items.extend(plate(cx, cy, _plain(table, seat), detail, to_act=step.get("to_act") == seat,
                            won=step.get("winner") == seat, w=width, h=row_h - 4))
 
 
@@ -305,6 +307,11 @@ def caption(table: Table, step: dict[str, Any]) -> str:
     return who
 
 
+def _plain(table: Table, seat: str, width: float = 400) -> str:
+    """A player's name cut to ``width`` (a name as long as a book costs the scene nothing)."""
+    return fit(table.name(seat), 20, True, width)
+
+
 def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     """The last of ``steps`` as a picture (1200x630)."""
     step = steps[-1]
@@ -321,7 +328,7 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     items.append(Text(WIDTH / 2, 494, line, 22, fill=HIGHLIGHT if step.get("winner") else INK, anchor="mm",
                       bold=True, max_width=WIDTH - 48))
     _scores(items, table, step)
-    alt = f"{table.title}: {', '.join(table.name(s) for s in table.seats)}, step {step['i']}"
+    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in table.seats)}, step {step['i']}"
     if number:
         alt += f", round {number}"
     return Scene(items=tuple(items), alt=alt)

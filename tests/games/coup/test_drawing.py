@@ -131,6 +131,7 @@ def test_hostile_names_draw_cut_to_fit_and_add_nothing(judged):
             bad = scene_at(judged, step=step, view=view, names=hostile)
             good = scene_at(judged, step=step, view=view, names=plain)
             assert len(bad.items) == len(good.items)  # a name adds no shape
+            assert sum(len(i.text) for i in bad.items if isinstance(i, Text)) < 4000 and len(bad.alt) < 2000
             for item in bad.items:
                 if isinstance(item, Text) and any(h[:6] in item.text or "x" * 50 in item.text for h in HOSTILE):
                     assert item.max_width is not None and item.max_width <= 1200, item
