@@ -161,7 +161,8 @@ def _card(x: float, y: float, letter: str | None, lost: bool = False, lit: bool 
 
 def _seat(table: Table, step: dict[str, Any], seat: str, cx: float, row: tuple[int, int]) -> list[Item]:
     coins = step["coins"].get(seat, 0)
-    items = list(plate(cx, row[0], _plain(table, seat), to_act=step.get("to_act") == seat,
+    out = seat in (step.get("out") or ()) and step.get("winner") != seat
+    items = list(plate(cx, row[0], _plain(table, seat), "out of the game" if out else "", to_act=step.get("to_act") == seat,
                        won=step.get("winner") == seat, w=PLATE_W, h=48))
     # the coins: a gold coin beside the plate
     items += [Circle(cx + PLATE_W / 2 + 30, row[0], 22, fill=COIN, stroke=COIN_EDGE, stroke_width=2),
