@@ -220,8 +220,11 @@ class ImageCache:
     >>> cache = ImageCache(100)
     >>> cache.put("a", b"x" * 20); cache.put("b", b"y" * 20); cache.get("a")
     b'xxxxxxxxxxxxxxxxxxxx'
-    >>> cache.put("c", b"z" * 25); cache.put("d", b"w" * 25); sorted(cache.items), cache.bytes
-    (['a', 'c', 'd'], 70)
+    >>> for key in "cde": cache.put(key, b"z" * 25)
+    >>> list(cache.items), cache.bytes  # b, the least recently used, made room
+    (['a', 'c', 'd', 'e'], 95)
+    >>> cache.put("f", b"!" * 26); "f" in cache.items
+    False
     """
 
     def __init__(self, max_bytes: int):
