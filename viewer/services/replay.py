@@ -153,7 +153,8 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
     }
     links["exports"] = export_links(game, game.path, game.query)
     if pictures.has_picture(game):
-        shown = view["perspective"] if view["perspective"] in picture_views(game.replay) else None
+        # the view on screen ("all", every card open, is a step's picture's default)
+        shown = view["perspective"] if view["perspective"] in picture_views(game.replay)[1:] else None
         links.update({
             "picture": pictures.picture_path(game),  # the share box's picture link edits step and view
             "picture_step": pictures.picture_path(game, view["step"]["index"], shown),

@@ -262,7 +262,8 @@
     if (!a) return;
     var base = a.getAttribute("data-base") || "", cut = base.indexOf("?");
     var views = (a.getAttribute("data-views") || "").split(" ");
-    var view = state.perspective && views.indexOf(state.perspective) >= 0 ? state.perspective : null;
+    // "all" (every card open) is a step's picture's own default, as it is the page's
+    var view = state.perspective && state.perspective !== "all" && views.indexOf(state.perspective) >= 0 ? state.perspective : null;
     a.href = (cut < 0 ? base : base.slice(0, cut)) +
       editQuery(cut < 0 ? "" : base.slice(cut), { step: String(state.step), view: view });
   }
