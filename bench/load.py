@@ -317,10 +317,10 @@ def main() -> None:
          "viewer.app:create_app()"],
         cwd=str(ROOT), env=env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy shared machine boots workers slowly
         while True:
             try:
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 c.request("GET", f"/g/{ids[0][1]}")
                 c.getresponse().read()
                 c.close()
