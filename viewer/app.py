@@ -61,10 +61,12 @@ DEFAULTS: dict[str, Any] = {
     "RENDER_BUSY_RETRY_SECONDS": 5,  # Retry-After of that 503
     "IMAGE_CACHE_BYTES": 32 * 1024 * 1024,  # rendered images kept in memory per process, in bytes
     "ANIMATION_MAX_FRAMES": 400,  # frames (steps) in one GIF or MP4 (413 past it)
-    "PICTURE_RATE_PER_MINUTE": 60,  # PNGs drawn per client (cached answers and 304s are free)
-    "PICTURE_RATE_BURST": 30,
-    "ANIMATION_RATE_PER_MINUTE": 6,  # GIFs and MP4s made per client
-    "ANIMATION_RATE_BURST": 4,
+    # per client: a chat app fetches one PNG per link posted, a reader clicks "Picture" now and
+    # then; cached answers and 304s are free. A PNG costs ~50 ms, an animation ~25 ms a frame
+    "PICTURE_RATE_PER_MINUTE": 30,
+    "PICTURE_RATE_BURST": 10,
+    "ANIMATION_RATE_PER_MINUTE": 4,  # GIFs and MP4s made per client
+    "ANIMATION_RATE_BURST": 2,
 }
 COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
                       "image/svg+xml", *export_media_types())
