@@ -68,8 +68,6 @@ from .scene import Circle, Line, Rect, Scene, Text
 #: the most colours a GIF's palette holds; the last index is transparent (what did not change)
 PALETTE_SIZE = 256
 TRANSPARENT = PALETTE_SIZE - 1
-#: a palette index as itself, but the transparent one (a copy of the first colour) as the first
-_OPAQUE = [*range(TRANSPARENT), 0]
 #: a difference of indexes: nothing, or changed
 _CHANGED = [0] + [255] * 255
 #: about this many pixels, rows of every frame's box, are read to choose the palette: about 4
@@ -242,9 +240,9 @@ def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
             entries.append(rgb)
     palette = Image.new("P", (1, 1))
     flat_entries = [value for rgb in entries for value in rgb]
-    # padded with the first colour (a pixel may map to a copy: the same colour; the last copy,
-    # the transparent index, is read as the first)
-    palette.putpalette(flat_entries + flat_entries[:3] * (PALETTE_SIZE - len(entries)))
+    # at most 255 colours: Pillow maps a pixel to one of the palette's own entries, so no pixel
+    # takes the transparent index (the GIF's table is padded when written)
+    palette.putpalette(flat_entries)
     return palette
 
 
@@ -258,22 +256,21 @@ def gif(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -> b
     out = io.BytesIO()
     # header, logical screen (a 256-colour global table, background index 0), the table
     out.write(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0))
-    out.write(bytes(palette.getpalette()[:3 * PALETTE_SIZE]))  # type: ignore[index]
+    out.write(bytes(palette.getpalette() or []).ljust(3 * PALETTE_SIZE, b"\0"))
     # loop forever (the NETSCAPE2.0 application extension, 0 repetitions)
     out.write(b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")
     canvas: Image.Image | None = None  # the palette indexes on screen so far
     written: list[tuple[tuple[int, int, int, int], Image.Image, int]] = []
     for frame in frames:
-        # palette indexes as a greyscale image (so Pillow's channel operations apply), the
-        # transparent index taken by nothing drawn
-        indexed = frame.pixels.quantize(palette=palette, dither=Image.Dither.NONE)
-        new = Image.frombytes("L", indexed.size, indexed.tobytes()).point(_OPAQUE)
+        # palette indexes (no pixel takes the transparent one: the palette stops below it)
+        new = frame.pixels.quantize(palette=palette, dither=Image.Dither.NONE)
         if canvas is None:
             canvas = new.copy()
             written.append(((0, 0, width, height), new, frame.ms))
             continue
         left, top = frame.box[:2]
-        changed = ImageChops.difference(canvas.crop(frame.box), new).point(_CHANGED)
+        # the indexes that changed (compared as numbers: one colour, one index)
+        changed = ImageChops.difference(canvas.crop(frame.box), new).point(_CHANGED, "L")
         inside = changed.getbbox()
         if inside is None:  # the same pixels once in the palette: a longer frame before
             box, image, ms = written[-1]
@@ -282,10 +279,9 @@ def gif(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -> b
         canvas.paste(new, (left, top))
         # what did not change is transparent: the frame before shows through, and long runs of
         # one index cost LZW almost nothing
-        sub = Image.new("L", new.size, TRANSPARENT)
-        sub.paste(new, mask=changed)
-        box = (left + inside[0], top + inside[1], left + inside[2], top + inside[3])
-        written.append((box, sub.crop(inside), frame.ms))
+        sub = Image.new("P", (inside[2] - inside[0], inside[3] - inside[1]), TRANSPARENT)
+        sub.paste(new.crop(inside), mask=changed.crop(inside))
+        written.append(((left + inside[0], top + inside[1], left + inside[2], top + inside[3]), sub, frame.ms))
     elapsed = 0  # centiseconds are rounded from the running total, so rounding never adds up
     for (left, top, right, bottom), image, ms in written:
         shown = (elapsed + ms + 5) // 10 - (elapsed + 5) // 10
@@ -295,7 +291,7 @@ def gif(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -> b
         out.write(struct.pack("<BBBBHBB", 0x21, 0xF9, 4, 1 << 2 | 1, min(0xFFFF, shown), TRANSPARENT, 0))
         # the image: its box, no local palette, LZW with 8-bit codes
         out.write(struct.pack("<BHHHHB", 0x2C, left, top, right - left, bottom - top, 0) + b"\x08")
-        out.write(image.tobytes("gif", "L"))
+        out.write(image.tobytes("gif", "P"))
         out.write(b"\x00")
     out.write(b"\x3b")
     return out.getvalue()
