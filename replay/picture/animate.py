@@ -207,19 +207,19 @@ def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
     # are seen too (rows taken whole: no pixel is blended into a colour no frame has)
     total = sum(frame.pixels.width * frame.pixels.height for frame in frames)
     stride = max(1, -(-total // PALETTE_SAMPLE))
-    seen: set[tuple[int, int, int]] = set()
-    for frame in frames:
-        rows = frame.pixels
-        if stride > 1:
-            rows = rows.resize((rows.width, max(1, rows.height // stride)), Image.Resampling.NEAREST)
-        colours = rows.getcolors(DISTINCT)
-        if colours is None:  # a picture of many colours (a photograph): no exact choice to make
-            seen.clear()
-            break
-        seen.update(rgb for _, rgb in colours)
-        if len(seen) > DISTINCT:
-            seen.clear()
-            break
+    parts = [frame.pixels if stride == 1 else
+             frame.pixels.resize((frame.pixels.width, max(1, frame.pixels.height // stride)), Image.Resampling.NEAREST)
+             for frame in frames]
+    # stacked into one image, its colours counted at once
+    sample = Image.new("RGB", (max(part.width for part in parts), sum(part.height for part in parts)),
+                       frames[0].pixels.getpixel((0, 0)))  # type: ignore[arg-type]
+    top = 0
+    for part in parts:
+        sample.paste(part, (0, top))
+        top += part.height
+    colours = sample.getcolors(DISTINCT)
+    # None: a picture of many colours (a photograph), no exact choice to make
+    seen = {rgb for _, rgb in colours} if colours is not None else set()
     spare = TRANSPARENT - len(named)
     chosen: list[tuple[int, int, int]]
     extra = sorted(seen.difference(named))
@@ -234,10 +234,7 @@ def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
         cut = source.quantize(colors=spare, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         flat = cut.getpalette() or []
         chosen = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, min(len(flat), 3 * spare), 3)]
-    entries: list[tuple[int, int, int]] = []
-    for rgb in [*named, *chosen]:
-        if rgb not in entries and len(entries) < TRANSPARENT:
-            entries.append(rgb)
+    entries = list(dict.fromkeys([*named, *chosen]))[:TRANSPARENT]
     palette = Image.new("P", (1, 1))
     flat_entries = [value for rgb in entries for value in rgb]
     # at most 255 colours: Pillow maps a pixel to one of the palette's own entries, so no pixel
