@@ -86,6 +86,8 @@ PRESET = "medium"
 KEYFRAME_FRAMES = 250
 #: the shortest time a frame is on screen (a browser shows a GIF frame of 0 or 1 centisecond for 10)
 MIN_MS = 20
+#: H.264's colour tags (ISO/IEC 23091-2): BT.709 matrix, primaries and transfer, and video range
+BT709, MPEG_RANGE = 1, 1
 #: the most pixels an animation has a side (a chat shows 720; H.264's level 5.1 ends at 4096)
 MAX_SIDE = 4096
 
@@ -318,6 +320,11 @@ def _write_mp4(path: str, scenes: Sequence[Scene], durations_ms: Sequence[int], 
     stream.time_base = Fraction(1, 1000)
     stream.codec_context.time_base = Fraction(1, 1000)
     stream.pix_fmt = "yuv420p"
+    # BT.709 stated, and used for the conversion: untagged, a player guesses (browsers take
+    # BT.709, FFmpeg BT.601 at this size) and the felt's green shifts
+    context = stream.codec_context
+    context.colorspace = context.color_primaries = context.color_trc = BT709
+    context.color_range = MPEG_RANGE
     stream.options = {"crf": str(CRF), "preset": PRESET, "tune": "stillimage",
                       "x264-params": f"keyint={KEYFRAME_FRAMES}"}
     # a frame is coded once the next distinct scene comes (or the last has been drawn): only
@@ -337,7 +344,8 @@ def _write_mp4(path: str, scenes: Sequence[Scene], durations_ms: Sequence[int], 
             size = image.width // 2 * 2, image.height // 2 * 2
             stream.width, stream.height = size
         start = 0 if pending is None else pending[1] + pending[2]
-        frame = av.VideoFrame.from_image(image if image.size == size else image.crop((0, 0, *size)))
+        frame = av.VideoFrame.from_image(image if image.size == size else image.crop((0, 0, *size))).reformat(
+            format="yuv420p", dst_colorspace="ITU709", dst_color_range="MPEG")
         pending = frame, start, ms
     assert pending is not None
     _code(container, stream, *pending, shown)

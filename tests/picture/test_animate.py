@@ -142,6 +142,12 @@ def test_mp4_of_a_game_is_h264_without_sound_lasting_its_durations(uno: list[Sce
     total = float(stream.duration * stream.time_base)
     assert total == pytest.approx(sum(times) / 1000, abs=min(times) / 1000)
     assert frames[5].to_image().size == (720, 378)
+    # the colours are stated (BT.709, video range), so every player converts them back alike
+    assert (stream.codec_context.colorspace, stream.codec_context.color_range) == (1, 1)
+    drawn = Raster(SCALE).draw(uno[0])[0]
+    shown = frames[0].to_image()
+    for point in ((100, 300), (360, 200), (10, 10)):  # the felt, the middle, the header bar
+        assert all(abs(a - b) <= 6 for a, b in zip(drawn.getpixel(point), shown.getpixel(point)))
 
 
 def test_mp4_has_its_index_first_and_even_dimensions() -> None:
