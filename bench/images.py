@@ -248,8 +248,7 @@ def main() -> None:
           "ms a frame, scenes to pixels; frames = "
           "distinct consecutive scenes (what the GIF and MP4 hold); gif/lim and mp4/lim = bytes / the issue's "
           f"limits ({kb(GIF_LIMIT)}, {kb(MP4_LIMIT)}); json = the log's compact JSON")
-    if without:
-        print("games without a drawing (no animation): " + ", ".join(without))
+    print("games without a drawing (no animation): " + (", ".join(without) or "none"))
 
 
 if __name__ == "__main__":
