@@ -316,12 +316,22 @@ def _write_mp4(path: str, scenes: Sequence[Scene], durations_ms: Sequence[int], 
     """Write the MP4 to ``path``."""
     raster = Raster(scale)
     container = av.open(path, mode="w", format="mp4", options={"movflags": "+faststart"})
+    try:
+        _code_all(container, raster, scenes, durations_ms)
+    finally:
+        container.close()
+
+
+def _code_all(container: av.container.OutputContainer, raster: Raster, scenes: Sequence[Scene],
+              durations_ms: Sequence[int]) -> None:
+    """Code every distinct scene into the container's one video stream."""
+    # times in milliseconds (the rate is only the coder's nominal one: each frame has its time)
     stream = container.add_stream("libx264", rate=Fraction(1000, 1))
     stream.time_base = Fraction(1, 1000)
     stream.codec_context.time_base = Fraction(1, 1000)
     stream.pix_fmt = "yuv420p"
-    # BT.709 stated, and used for the conversion: untagged, a player guesses (browsers take
-    # BT.709, FFmpeg BT.601 at this size) and the felt's green shifts
+    # BT.709 stated, and used for the conversion: untagged, each player guesses (by the size, or
+    # a default of its own), and the felt's green shifts where two guess differently
     context = stream.codec_context
     context.colorspace = context.color_primaries = context.color_trc = BT709
     context.color_range = MPEG_RANGE
@@ -350,7 +360,6 @@ def _write_mp4(path: str, scenes: Sequence[Scene], durations_ms: Sequence[int], 
     assert pending is not None
     _code(container, stream, *pending, shown)
     _mux(container, stream.encode(None), shown)
-    container.close()
 
 
 def _code(container: av.container.OutputContainer, stream: av.video.stream.VideoStream,
