@@ -107,6 +107,7 @@ class _Story:
         last = steps[-1]
         self.partner: str | None = last.get("partner")
         self.over = last["phase"] == "over"
+        self.auction_over = last["phase"] != "auction"
         self.needed = 6 + int(self.contract[0]) if self.contract else None
         self.winners: tuple[str, ...] = ()
         self.declarer_won: bool | None = None
@@ -220,7 +221,7 @@ def _contract_box(table: Table, story: _Story) -> list[Item]:
         items.append(Text(x + 14, y + 40, "no bid yet" if not story.over else "passed out", 24, anchor="lt",
                           bold=True, max_width=w - 28))
         return items
-    items.append(Text(x + 14, y + 10, "Contract" if story.partner_card or story.over else "Highest bid", 18,
+    items.append(Text(x + 14, y + 10, "Contract" if story.auction_over else "Highest bid", 18,
                       fill=MUTED, anchor="lt"))
     items.append(Text(x + 14, y + 36, call_label(story.contract), 28, anchor="lt", bold=True))
     items.append(Text(x + 14, y + 74, _short(table.name(story.declarer or "")), 20, anchor="lt",
