@@ -37,9 +37,9 @@ RANK_ORDER = "AKQJT98765432"
 STRAIN_SYMBOL = {**SUIT_SYMBOL, "N": "NT"}
 
 #: a card in a hand, and one in the trick
-HAND_W, HAND_H = 46, 64
-#: a hand card's label size: ``10♣`` fits a card of ``HAND_W``
-HAND_LABEL = 17
+HAND_W, HAND_H = 48, 66
+#: a hand card's label size: ``10♣`` fits a card of ``HAND_W`` (cards side by side, edge to edge)
+HAND_LABEL = 18
 TRICK_W, TRICK_H = 56, 80
 #: North's and South's hands: one row of 13; West's and East's: two rows of 7 and 6
 ROW_STEP = 48
