@@ -196,7 +196,7 @@ def test_the_ptb_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, t
     markup = json.loads(parameters["reply_markup"]) if isinstance(parameters["reply_markup"], str) \
         else parameters["reply_markup"]
     [[button]] = markup["inline_keyboard"]
-    assert button == {"text": "View the replay", "url": replay_url(log.replay(), BASE)}
+    assert button == {"text": "View the replay", "url": replay_url(log.replay(), BASE, names=True)}
     check_caption(parameters["caption"], button["url"], log.replay().summary_line())
     files = request.multipart_data
     [(filename, data, media_type)] = files.values()
@@ -240,7 +240,7 @@ def test_the_aiogram_bot_sends_the_animation_with_the_link_as_caption(monkeypatc
     [saved] = tmp_path.glob("*.json")
     log = parse_log(saved.read_bytes())
     [[button]] = method.reply_markup.inline_keyboard
-    assert (button.text, button.url) == ("View the replay", replay_url(log.replay(), BASE))
+    assert (button.text, button.url) == ("View the replay", replay_url(log.replay(), BASE, names=True))
     check_caption(method.caption, button.url, log.replay().summary_line())
     assert isinstance(method.animation, BufferedInputFile) and method.animation.filename == "replay.mp4"
     import mimetypes

@@ -1,5 +1,14 @@
 """A round's picture: the question with the winning answer filled in, as an SVG for chat previews.
 
+The picture of a round is the game's drawing (``drawing.draw``) of the round's last pick, as an
+onlooker saw it (``round_scene``): the same scene the PNG previews and the animations show.
+
+>>> from replay.games.party_cards.bots import play_game
+>>> from replay.picture.scene import Text
+>>> scene = round_scene(play_game(seed=7).replay(), 2, names={"p3": "Kim"})
+>>> [i.text for i in scene.items if isinstance(i, Text) and "scores" in i.text]
+['Chi picks answer 3: Kim scores']
+
 >>> from replay.games.party_cards.bots import play_game
 >>> svg = round_svg(play_game(seed=7).replay(), 1)
 >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"')
@@ -15,8 +24,7 @@ text can become markup:
 
 Lines are wrapped by an estimate of the text's width (no font metrics: the library draws
 nothing), and the font shrinks until the text fits; a text too long even at the smallest size
-is cut with an ellipsis. No PNG: rasterising needs a renderer and fonts (Pillow, Cairo or a
-browser), which this package does not depend on.
+is cut with an ellipsis.
 """
 
 from __future__ import annotations
@@ -25,7 +33,11 @@ import re
 import unicodedata
 from typing import Any
 
+from replay.picture import scene_at
+
 from .cards import fill_blanks
+from .drawing import round_step
+from .replay import RoundError
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 72
@@ -128,6 +140,17 @@ def _line_svg(line: list[tuple[str, bool, bool]], x: int, y: float, size: int) -
         f'{" font-weight=" + chr(34) + "bold" + chr(34) if is_answer else ""}>{xml_text(text)}</tspan>'
         for is_answer, text in runs)
     return f'<text x="{x}" y="{y:.0f}" font-size="{size}" xml:space="preserve">{spans}</text>'
+
+
+def round_scene(replay, round_number: int, names: dict[str, str] | None = None):
+    """The picture (``replay.picture.scene.Scene``) of round ``round_number``: the drawing of its
+    last pick (its last step when the czar never picked), as an onlooker saw it; ``names`` as
+    ``replay.picture.scene_at`` takes them. Raises ``RoundError`` for a round the game does not have.
+    """
+    if not isinstance(round_number, int) or not 1 <= round_number <= replay.rounds:
+        raise RoundError(f"round {round_number!r} is not a round of this game (it has {replay.rounds})")
+    steps = replay.game.view_steps(replay, None)
+    return scene_at(replay, step=round_step(steps, round_number), view="public", names=names)
 
 
 def round_svg(replay, round_number: int) -> str:
