@@ -64,7 +64,7 @@ TRICK_AT = {
     "E": (MID_X + 60, MID_Y - TRICK_H / 2),
 }
 #: a name in a caption is cut to this many characters (the header cuts the whole line too)
-NAME_CHARS = 24
+NAME_CHARS = 16
 
 
 def label(code: str) -> str:
