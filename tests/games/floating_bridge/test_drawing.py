@@ -244,3 +244,17 @@ def test_a_whole_game_animates_one_frame_per_distinct_step():
     assert len(data) <= 500_000, len(data)
     mp4 = animation(replay, format="mp4", names=NAMES)
     assert mp4[4:8] == b"ftyp" and len(mp4) <= 300_000, len(mp4)
+
+
+def test_an_unfinished_game_shows_no_result():
+    data = json.loads(play_game(seed=7).model_dump_json())
+    data["events"] = data["events"][:20]
+    data["end"] = {"reason": "abandoned", "t": data["events"][-1]["t"] + 1}
+    replay = GAME.judge(GAME.parse(data))
+    assert replay.result.winner is None
+    last = replay.step_count - 1
+    for view in ("all", "public", "W"):
+        scene = scene_at(replay, step=last, view=view, names=NAMES)
+        texts = [i.text for i in scene.items if isinstance(i, Text)]
+        assert texts[1].startswith("Trick ") and not any(" win with " in t for t in texts)
+        assert not any(isinstance(i, Rect) and i.fill == HIGHLIGHT for i in scene.items)
