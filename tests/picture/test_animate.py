@@ -181,11 +181,13 @@ def test_a_whole_uno_lite_game_fits_the_limits() -> None:
     assert len(mp4(frames, times, SCALE)) <= MP4_LIMIT
 
 
-@pytest.mark.skipif(not get("floating-bridge").has_drawing, reason="floating bridge has no drawing yet")
-def test_a_whole_bridge_game_fits_the_limits() -> None:
-    frames = game_scenes("floating-bridge", 1)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_bridge_game_fits_the_limits(seed: int) -> None:
+    frames = game_scenes("floating-bridge", seed)
     times = durations(len(frames))
-    assert len(gif(frames, times, SCALE)) <= GIF_LIMIT
+    data = gif(frames, times, SCALE)
+    assert len(data) <= GIF_LIMIT
+    assert Image.open(io.BytesIO(data)).n_frames == len(distinct(frames))
     assert len(mp4(frames, times, SCALE)) <= MP4_LIMIT
 
 
