@@ -63,7 +63,7 @@ from PIL import Image, ImageChops
 
 from ..errors import ReplayError
 from .render import Raster
-from .scene import Circle, Line, Rect, Scene, Text
+from .scene import Scene
 
 #: the most colours a GIF's palette holds; the last index is transparent (what did not change)
 PALETTE_SIZE = 256
@@ -177,26 +177,25 @@ def _rgb(colour: str | None) -> tuple[int, int, int] | None:
 
 
 def _named_colours(scenes: Iterable[Scene]) -> list[tuple[int, int, int]]:
-    """Every colour the scenes name (background, fills, strokes, text), most used first."""
-    counts: dict[tuple[int, int, int], int] = {}
-    seen: set[object] = set()
-    for scene in scenes:
-        names = [scene.background]
+    """Every colour the scenes name (background, fills, strokes, text), most used first.
+
+    >>> from .scene import Rect, Text
+    >>> _named_colours([Scene(items=(Rect(0, 0, 1, 1, fill="#ff0000", stroke="#ffffff"),
+    ...                              Text(0, 0, "a", 10, fill="#ff0000")), background="#000000")])
+    [(255, 0, 0), (0, 0, 0), (255, 255, 255)]
+    """
+    counts: dict[str | None, int] = {}
+    for scene in scenes:  # counted by name (a string's hash is kept; a shape's is worked out anew)
+        counts[scene.background] = counts.get(scene.background, 0) + 1
         for item in scene.items:
-            if item in seen:
-                continue
-            seen.add(item)
-            if isinstance(item, (Rect, Circle)):
-                names += [item.fill, item.stroke]
-            elif isinstance(item, Line):
-                names.append(item.stroke)
-            elif isinstance(item, Text):
-                names.append(item.fill)
-        for name in names:
-            rgb = _rgb(name)
-            if rgb is not None:
-                counts[rgb] = counts.get(rgb, 0) + 1
-    return sorted(counts, key=lambda rgb: -counts[rgb])
+            for name in (getattr(item, "fill", None), getattr(item, "stroke", None)):
+                counts[name] = counts.get(name, 0) + 1
+    colours: dict[tuple[int, int, int], int] = {}
+    for name, count in counts.items():
+        rgb = _rgb(name)
+        if rgb is not None:
+            colours[rgb] = colours.get(rgb, 0) + count
+    return sorted(colours, key=lambda rgb: -colours[rgb])
 
 
 def _palette(scenes: Sequence[Scene], frames: Sequence[_Frame]) -> Image.Image:
