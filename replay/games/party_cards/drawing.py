@@ -328,7 +328,8 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     items.append(Text(WIDTH / 2, 494, line, 22, fill=HIGHLIGHT if step.get("winner") else INK, anchor="mm",
                       bold=True, max_width=WIDTH - 48))
     _scores(items, table, step)
-    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in table.seats)}, step {step['i']}"
-    if number:
-        alt += f", round {number}"
+    where = f"round {number}" if number else "the lobby"
+    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in table.seats)}; {where}: {line}"
+    if winning is not None:
+        alt += ". " + fit("".join(s["text"] for s in winning["segments"]), 20, False, 2000)
     return Scene(items=tuple(items), alt=alt)
