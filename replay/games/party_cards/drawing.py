@@ -68,13 +68,14 @@ def public_steps(by_seat: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any
 
 
 def round_step(steps: Sequence[dict[str, Any]], number: int) -> int:
-    """The index of round ``number``'s picture among ``steps``: its (last) pick, or its last
-    step when the czar never picked; ``ValueError`` for a round the steps do not have."""
+    """The index of round ``number``'s picture among ``steps``: its pick (the first, where a
+    log has two), or its last step when the czar never picked, as the round's link opens at;
+    ``ValueError`` for a round the steps do not have."""
     last = pick = None
     for n, step in enumerate(steps):
         if step["round"] == number:
             last = n
-            if step["kind"] == "pick":
+            if step["kind"] == "pick" and pick is None:
                 pick = n
     if last is None or number < 1:
         raise ValueError(f"round {number!r} is not a round of this game")

@@ -1,4 +1,4 @@
-"""A round's picture: the game's drawing (``drawing.draw``) of the round's last pick, as an
+"""A round's picture: the game's drawing (``drawing.draw``) of the round's pick, as an
 onlooker saw it: the question with the winning answer filled in, the answers with their
 authors, the czar and the scores. The same scene is the round's SVG (``round_svg``, which the
 viewer's round links serve), the PNG preview of that step and a frame of its animations.
@@ -32,7 +32,7 @@ __all__ = ["HEIGHT", "WIDTH", "RoundError", "round_scene", "round_svg"]
 
 
 def round_scene(replay: Any, round_number: int, names: Mapping[str, str | None] | None = None) -> Scene:
-    """The picture of round ``round_number``: the drawing of its last pick (its last step when
+    """The picture of round ``round_number``: the drawing of its pick (its last step when
     the czar never picked) as an onlooker saw it; ``names`` as ``replay.picture.scene_at``
     takes them. Raises ``RoundError`` for a round the game does not have."""
     if not isinstance(round_number, int) or not 1 <= round_number <= replay.rounds:
