@@ -211,7 +211,8 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     if deck is not None:
         items.append(Text(WIDTH - 30, 618, f"Deck: {deck} card{'s' if deck != 1 else ''}", 18, fill=MUTED,
                           anchor="rb", max_width=300))
-    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in seats)}, step {step['i']}"
+    where = "the deal" if step["kind"] == "deal" else f"turn {turn}"
+    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in seats)}; {where}: {line}"
     return Scene(items=tuple(items), alt=alt)
 
 
