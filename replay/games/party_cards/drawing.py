@@ -14,11 +14,11 @@ czar has picked), the answers as the view saw them, every seat's score, the czar
 >>> steps[n]["kind"], steps[n]["winner"]
 ('pick', 'p3')
 
-The onlooker's view (``public_steps``) is what every seat saw: no hand, no submission before
-the reveal, the revealed ones without their authors until the pick.
-
-Card texts are long and untrusted: they are wrapped into lines measured with the fonts the
-pictures are drawn with, and cut with an ellipsis where the room ends (``wrap``).
+The onlooker's view (``GameModule.view_steps``'s default, ``common_view`` of the seats' views)
+is what every seat saw: no hand, no submission before the reveal, the revealed ones without
+their authors until the pick. Card texts are long and untrusted: they are wrapped into lines
+measured with the fonts the pictures are drawn with, and cut with an ellipsis where the room
+ends (``wrap``).
 """
 
 from __future__ import annotations
@@ -43,28 +43,6 @@ MAX_TEXT = 1200
 QUESTION_FACE = "#111111"
 
 
-def common(views: Sequence[Any]) -> Any:
-    """What all ``views`` of one thing agree on: equal values stay, dicts are compared key by
-    key (a key that some view lacks is left out), lists of the same length item by item, and
-    anything else that differs becomes ``None``.
-
-    >>> common([{"s": [{"n": 1, "mine": True}], "h": [1]}, {"s": [{"n": 1, "mine": False}], "h": []}])
-    {'s': [{'n': 1, 'mine': None}], 'h': None}
-    """
-    first = views[0]
-    if all(v == first for v in views[1:]):
-        return first
-    if all(isinstance(v, dict) for v in views):
-        return {k: common([v[k] for v in views]) for k in first if all(k in v for v in views)}
-    if all(isinstance(v, list) for v in views) and len({len(v) for v in views}) == 1:
-        return [common(items) for items in zip(*views)]
-    return None
-
-
-def public_steps(by_seat: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The onlooker's steps: each step as every invited seat saw it (``common`` of their views)."""
-    views = list(by_seat.values())
-    return [common([v[n] for v in views]) for n in range(len(views[0]))]
 
 
 def round_step(steps: Sequence[dict[str, Any]], number: int) -> int:
