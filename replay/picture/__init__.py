@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..errors import ReplayError
+from .errors import PictureError
 from . import animate
 from .render import png
 from .scene import PUBLIC, Scene, Table
@@ -47,8 +47,6 @@ SPEEDS = (0.25, 4.0)
 FORMATS = {"gif": "image/gif", "mp4": "video/mp4"}
 
 
-class PictureError(ReplayError, ValueError):
-    """A picture that cannot be drawn as asked: no such step or view, a game with no drawing."""
 
 
 def views(replay: Any) -> list[str]:

@@ -61,7 +61,7 @@ from typing import Iterable, Sequence
 import av
 from PIL import Image, ImageChops
 
-from ..errors import ReplayError
+from .errors import PictureError
 from .render import Raster
 from .scene import Scene
 
@@ -92,10 +92,6 @@ BT709, MPEG_RANGE = 1, 1
 MAX_SIDE = 4096
 
 
-class PictureError(ReplayError, ValueError):
-    """A picture that cannot be drawn as asked: no such step or view, a game with no drawing,
-    no scenes to animate. (Defined here because ``replay.picture`` imports this module, which
-    can therefore not import it back; ``replay.picture`` re-exports it.)"""
 
 
 @dataclass

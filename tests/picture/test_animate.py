@@ -209,3 +209,10 @@ def test_a_whole_bridge_game_fits_the_limits(seed: int) -> None:
 def test_bad_input_is_a_clear_error(write, frames, times, scale, message) -> None:
     with pytest.raises(PictureError, match=message):
         write(frames, times, scale)
+
+
+def test_there_is_one_picture_error():
+    import replay.picture
+    import replay.picture.animate
+
+    assert replay.picture.PictureError is replay.picture.animate.PictureError
