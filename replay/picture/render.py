@@ -3,16 +3,18 @@
 A :class:`Raster` keeps the last scene it drew and its image. Given the next scene, it
 compares the two as multisets of shapes (shapes are frozen and hashable): a shape that came or
 went damages its pixel box (a text's box is measured from its glyphs), and so do shapes whose
-order among the unchanged ones changed. Each damaged box (nearby boxes merged) is filled with
-the background and every shape of the new scene that meets it is drawn again onto that piece,
-in scene order, then the piece is pasted back. Every coordinate is rounded to whole pixels on
+order among the unchanged ones changed. The damage is counted in 32-pixel tiles, joined into a
+few boxes; each box is filled with the background and every shape of the new scene that meets
+it is drawn again onto that piece, in scene order, then the piece is pasted back. Every coordinate is rounded to whole pixels on
 the whole canvas before it is moved onto a piece, so the result is the very image the whole
 scene drawn from scratch gives (``tests/picture/test_render.py`` checks it on random scene
 sequences).
 
 Text is drawn run by run (``replay.picture.fonts.runs``: the bundled font that has each
 character), all runs on the main font's baseline; each run's glyph mask is rendered once and
-kept, so a name drawn again costs a paste.
+kept, so a name drawn again costs a paste. Rounded rectangles (cards, plates) are likewise
+drawn once per size and colours and pasted. Shapes are drawn without anti-aliasing (Pillow's
+way), text with it.
 
 >>> from .scene import Scene, Rect
 >>> raster = Raster(scale=0.5)
