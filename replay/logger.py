@@ -23,6 +23,7 @@ from .codec import replay_url
 from .errors import ReplayError
 from .games import get, names
 from .log import parse_log
+from .picture import animation, picture
 
 
 class LoggerStateError(ReplayError):
@@ -167,6 +168,24 @@ class BaseLogger:
         if self.replay is None:
             raise LoggerStateError("link() needs an ended game: call end() first")
         return replay_url(self.replay, base, names=names)
+
+    def picture(self, step: "int | None" = None, view: "str | None" = None) -> bytes:
+        """A PNG (1200x630) of the ended game: with no step the deal as an onlooker sees it (no
+        result: a link preview), else that step (every card open, or ``view``'s: ``"public"``
+        or a seat). ``replay.picture.PictureError`` for a step or view the game has not."""
+        return picture(self._ended("picture()"), step=step, view=view)
+
+    def animation(self, start: "int | None" = None, end: "int | None" = None, view: str = "all",
+                  speed: float = 1.0, format: str = "gif") -> bytes:
+        """A GIF (or an H.264 MP4 with ``format="mp4"``) of the ended game's steps ``start`` to
+        ``end`` (the whole game by default), 720 pixels wide: what a Telegram bot sends with
+        ``sendAnimation``, the replay's link as its caption."""
+        return animation(self._ended("animation()"), start=start, end=end, view=view, speed=speed, format=format)
+
+    def _ended(self, what: str) -> Any:
+        if self.replay is None:
+            raise LoggerStateError(f"{what} needs an ended game: call end() first")
+        return self.replay
 
 
 class GameLogger:

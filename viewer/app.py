@@ -2,7 +2,7 @@
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
 >>> app.extensions["viewer_blueprints"]  # registered in this order
-['static', 'home', 'replay', 'embed', 'upload', 'games', 'stats', 'triage', 'api']
+['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'triage', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
@@ -35,6 +35,7 @@ BLUEPRINTS: list[str] = [
     "viewer.blueprints.static:bp",
     "viewer.blueprints.home:bp",
     "viewer.blueprints.replay:bp",
+    "viewer.blueprints.picture:bp",
     "viewer.blueprints.embed:bp",
     "viewer.blueprints.upload:bp",
     "viewer.blueprints.games:bp",
@@ -54,6 +55,18 @@ DEFAULTS: dict[str, Any] = {
     "RECENT_GAMES": 10,
     "PROXY_FIX": 0,  # reverse proxies in front (trust that many X-Forwarded-* hops)
     "JSON_SORT_KEYS": False,
+    # pictures and animations (viewer/services/picture.py; docs/deploy.md, "Pictures")
+    "RENDER_MAX_CONCURRENT": 1,  # images drawn at once per process
+    "RENDER_WAIT_SECONDS": 2.0,  # how long a render waits for a slot before its 503
+    "RENDER_BUSY_RETRY_SECONDS": 5,  # Retry-After of that 503
+    "IMAGE_CACHE_BYTES": 32 * 1024 * 1024,  # rendered images kept in memory per process, in bytes
+    "ANIMATION_MAX_FRAMES": 400,  # frames (steps) in one GIF or MP4 (413 past it)
+    # per client: a chat app fetches one PNG per link posted, a reader clicks "Picture" now and
+    # then; cached answers and 304s are free. A PNG costs ~50 ms, an animation ~25 ms a frame
+    "PICTURE_RATE_PER_MINUTE": 30,
+    "PICTURE_RATE_BURST": 10,
+    "ANIMATION_RATE_PER_MINUTE": 4,  # GIFs and MP4s made per client
+    "ANIMATION_RATE_BURST": 2,
 }
 COMPRESSIBLE_TYPES = ("text/html", "text/css", "text/plain", "application/json", "application/javascript",
                       "image/svg+xml", *export_media_types())
@@ -160,7 +173,8 @@ def damaged_code() -> str:
     for prefix in ("/r/", "/embed/r/"):
         if request.path.startswith(prefix):
             code = request.path[len(prefix):]
-            for suffix in ("/log.json", ".json", *export_suffixes()):
+            for suffix in ("/log.json", ".json", "/picture.png", "/animation.gif", "/animation.mp4",
+                           *export_suffixes()):
                 if code.endswith(suffix):
                     code = code[: -len(suffix)]
             return code[:4096]

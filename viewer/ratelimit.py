@@ -1,4 +1,5 @@
-"""A per-client rate limit for uploads: a token bucket per client address, in memory.
+"""Per-client rate limits (uploads, admin log-ins, analyses, pictures and animations drawn): a
+token bucket per client address and purpose, in memory.
 
 Each client (``request.remote_addr``; behind a reverse proxy, deploy with werkzeug's
 ``ProxyFix`` so that this is the real client) gets ``burst`` requests at once and then
@@ -19,7 +20,7 @@ from typing import Callable
 
 from flask import Response, current_app, jsonify, request
 from flask import render_template
-from .app import wants_json
+from .app import DEFAULTS, wants_json
 
 
 class RateLimiter:
@@ -61,12 +62,17 @@ class RateLimiter:
 #: Each limiter's config keys and defaults: ``<PREFIX>_PER_MINUTE`` and ``<PREFIX>_BURST``.
 LIMITS = {"uploads": ("UPLOAD_RATE", 30, 10), "admin": ("ADMIN_LOGIN_RATE", 6, 5),
           # games solved for the analysis toggle (a stored analysis costs nothing)
-          "analysis": ("ANALYSIS_RATE", 20, 10)}
+          "analysis": ("ANALYSIS_RATE", 20, 10),
+          # images drawn (viewer/services/picture.py): a PNG is cheap, an animation is not, so
+          # each has its own bucket; answers from the cache and 304s take no token
+          "pictures": ("PICTURE_RATE", DEFAULTS["PICTURE_RATE_PER_MINUTE"], DEFAULTS["PICTURE_RATE_BURST"]),
+          "animations": ("ANIMATION_RATE", DEFAULTS["ANIMATION_RATE_PER_MINUTE"], DEFAULTS["ANIMATION_RATE_BURST"])}
 
 
 def limiter(name: str = "uploads") -> RateLimiter:
     """The app's limiter for ``name`` (uploads: ``UPLOAD_RATE_PER_MINUTE``/``UPLOAD_RATE_BURST``;
-    admin log-ins: ``ADMIN_LOGIN_RATE_PER_MINUTE``/``ADMIN_LOGIN_RATE_BURST``)."""
+    admin log-ins: ``ADMIN_LOGIN_RATE_PER_MINUTE``/``ADMIN_LOGIN_RATE_BURST``; pictures:
+    ``PICTURE_RATE_*``; animations: ``ANIMATION_RATE_*``)."""
     key = f"ratelimit:{name}"
     found = current_app.extensions.get(key)
     if found is None:
@@ -87,7 +93,8 @@ def check(name: str = "uploads") -> Response | None:
     if wait <= 0:
         return None
     seconds = max(1, int(wait + 0.999))
-    what = {"uploads": "uploads", "analysis": "analyses of new games"}.get(name, "attempts")
+    what = {"uploads": "uploads", "analysis": "analyses of new games", "pictures": "pictures drawn",
+            "animations": "animations made"}.get(name, "attempts")
     message = f"too many {what} from your address: try again in {seconds} s"
     response = jsonify({"error": message, "status": 429})
     if not _wants_json():

@@ -6,8 +6,9 @@
 
 The same bot as ptb_bot.py, on aiogram: in a chat, /play deals a hand and lets four bundled
 greedy bots play it out at once, logging every call and card with GameLogger into LOG_DIR
-(default ``logs``); the answer is the result and an inline keyboard button (built with
-``InlineKeyboardBuilder``) whose URL is the game's link (``GameLogger.link``). A real game bot
+(default ``logs``); the answer is an animation of the whole game (``GameLogger.animation``: an H.264 MP4, sent with
+sendAnimation) with the result and the game's link as its caption, and an inline keyboard button
+(built with ``InlineKeyboardBuilder``) whose URL is that link (``GameLogger.link``). A real game bot
 calls the same GameLogger methods from its handlers, as each bid and card happens in the chat.
 
 REPLAY_VIEWER is the address of your viewer (``game-replay serve``, docs/deploy.md); Telegram
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.filters import Command
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from replay import GameLogger
@@ -34,6 +35,11 @@ from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"
 BUTTON_TEXT = "View the replay"
+#: what the Bot API takes in sendAnimation: a file a bot uploads may be up to 50 MB, a caption
+#: up to 1,024 characters; the chat plays an H.264 MP4 without sound as a GIF
+MAX_ANIMATION_BYTES = 50 * 1000 * 1000
+MAX_CAPTION = 1024
+ANIMATION_NAME = "replay.mp4"
 
 
 def viewer_base() -> str:
@@ -83,11 +89,28 @@ def game_reply(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup
     return f"Game over: {logger.replay.summary_line()}", replay_keyboard(logger.link(base))
 
 
+def game_post(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup, bytes | None]:
+    """What the bot posts when a game ends: the caption (the result and the replay's link, cut
+    to Telegram's 1,024 characters), the "View the replay" button, and the game's animation (an
+    H.264 MP4 of every step, 720x378; ``None`` if it is over Telegram's 50 MB, never for a
+    game of cards: a whole bridge game is about 100 KB)."""
+    text, keyboard = game_reply(logger, base)
+    caption = f"{text}\n{logger.link(base)}"
+    if len(caption) > MAX_CAPTION:
+        caption = text[:MAX_CAPTION - 1] + "…"
+    animation = logger.animation(format="mp4")
+    return caption, keyboard, animation if len(animation) <= MAX_ANIMATION_BYTES else None
+
+
 async def play(message: Message, log_dir: str, viewer: str) -> None:
     """/play; ``log_dir`` and ``viewer`` come from the dispatcher's data (see build_dispatcher)."""
     logger = play_table(f"tg-{message.chat.id}/{message.message_id}", log_dir, random.Random())
-    text, keyboard = game_reply(logger, viewer)
-    await message.answer(text, parse_mode=None, reply_markup=keyboard)
+    caption, keyboard, animation = game_post(logger, viewer)
+    if animation is None:
+        await message.answer(caption, parse_mode=None, reply_markup=keyboard)
+        return
+    await message.answer_animation(BufferedInputFile(animation, filename=ANIMATION_NAME), caption=caption,
+                                   parse_mode=None, reply_markup=keyboard, width=720, height=378)
 
 
 def build_dispatcher(log_dir: str, viewer: str) -> Dispatcher:

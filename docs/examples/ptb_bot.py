@@ -22,7 +22,7 @@ import random
 import sys
 from pathlib import Path
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from replay import GameLogger
@@ -31,6 +31,11 @@ from replay.games.floating_bridge.bots import GreedyBot
 
 DEFAULT_VIEWER = "https://replay.example.org"
 BUTTON_TEXT = "View the replay"
+#: what the Bot API takes in sendAnimation: a file a bot uploads may be up to 50 MB, a caption
+#: up to 1,024 characters; the chat plays an H.264 MP4 without sound as a GIF
+MAX_ANIMATION_BYTES = 50 * 1000 * 1000
+MAX_CAPTION = 1024
+ANIMATION_NAME = "replay.mp4"
 
 
 def viewer_base() -> str:
@@ -78,12 +83,29 @@ def game_reply(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup
     return f"Game over: {logger.replay.summary_line()}", replay_keyboard(logger.link(base))
 
 
+def game_post(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup, bytes | None]:
+    """What the bot posts when a game ends: the caption (the result and the replay's link, cut
+    to Telegram's 1,024 characters), the "View the replay" button, and the game's animation (an
+    H.264 MP4 of every step, 720x378; ``None`` if it is over Telegram's 50 MB, never for a
+    game of cards: a whole bridge game is about 100 KB)."""
+    text, keyboard = game_reply(logger, base)
+    caption = f"{text}\n{logger.link(base)}"
+    if len(caption) > MAX_CAPTION:
+        caption = text[:MAX_CAPTION - 1] + "…"
+    animation = logger.animation(format="mp4")
+    return caption, keyboard, animation if len(animation) <= MAX_ANIMATION_BYTES else None
+
+
 async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     game_id = f"tg-{message.chat_id}/{message.message_id}"
     logger = play_table(game_id, context.bot_data["log_dir"], random.Random())
-    text, keyboard = game_reply(logger, context.bot_data["viewer"])
-    await message.reply_text(text, reply_markup=keyboard)
+    caption, keyboard, animation = game_post(logger, context.bot_data["viewer"])
+    if animation is None:
+        await message.reply_text(caption, reply_markup=keyboard)
+        return
+    await message.reply_animation(InputFile(animation, filename=ANIMATION_NAME), caption=caption,
+                                  reply_markup=keyboard, width=720, height=378)
 
 
 def build_application(token: str, log_dir: str, viewer: str) -> Application:

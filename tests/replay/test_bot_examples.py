@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from replay.codec import decode
+from replay.codec import decode, replay_url
 from replay.log import parse_log
 from tests.conftest import ROOT
 
@@ -110,3 +110,140 @@ def test_the_bot_libraries_are_an_extra_and_in_the_test_extra():
     names = lambda reqs: {r.split(">")[0].split("[")[0].strip() for r in reqs}
     assert {"python-telegram-bot", "aiogram"} <= names(extras["bots"])
     assert {"python-telegram-bot", "aiogram"} <= names(extras["test"])
+
+
+# --- the animation the bots post (issue 27) ------------------------------------------------------
+
+CHAT = {"id": 42, "type": "private", "first_name": "Ann"}
+SENT = {"message_id": 8, "date": 1_700_000_000, "chat": CHAT}
+#: the Bot API's limits for sendAnimation: a file a bot uploads is at most 50 MB, a caption at most
+#: 1,024 characters; the animation is a GIF or an H.264 MPEG-4 video without sound
+TELEGRAM_UPLOAD_LIMIT = 50 * 1000 * 1000
+TELEGRAM_CAPTION_LIMIT = 1024
+
+
+def check_animation(data: bytes) -> None:
+    """An H.264 MP4 with one video stream, no sound, 720x378, that decodes."""
+    import io
+
+    import av
+
+    assert len(data) <= TELEGRAM_UPLOAD_LIMIT
+    with av.open(io.BytesIO(data)) as container:
+        assert container.format.name.startswith("mov,mp4")
+        assert not container.streams.audio
+        [video] = container.streams.video
+        assert video.codec_context.name == "h264"
+        assert (video.codec_context.width, video.codec_context.height) == (720, 378)
+        assert sum(1 for _ in container.decode(video)) > 10
+
+
+def check_caption(caption: str, link: str, summary: str) -> None:
+    assert len(caption) <= TELEGRAM_CAPTION_LIMIT
+    assert caption == f"Game over: {summary}\n{link}"
+
+
+def test_the_ptb_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, tmp_path):
+    import asyncio
+
+    from telegram import Update
+    from telegram.ext import CallbackContext
+    from telegram.request import BaseRequest
+
+    example = load("ptb", monkeypatch)
+    calls = []
+
+    class Recorder(BaseRequest):
+        """The HTTP layer python-telegram-bot sends through: records each Bot API call and answers
+        as Telegram would, without a network."""
+
+        async def initialize(self):
+            pass
+
+        async def shutdown(self):
+            pass
+
+        @property
+        def read_timeout(self):
+            return None
+
+        async def do_request(self, url, method, request_data=None, **timeouts):
+            endpoint = url.rsplit("/", 1)[1]
+            calls.append((endpoint, request_data))
+            result = {"id": 1, "is_bot": True, "first_name": "Replays", "username": "replays_bot"} \
+                if endpoint == "getMe" else SENT
+            return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    application = (example.Application.builder().token("123456:TEST-TOKEN").request(Recorder())
+                   .get_updates_request(Recorder()).build())
+    application.bot_data.update(log_dir=str(tmp_path), viewer=BASE)
+
+    async def run():
+        await application.initialize()
+        update = Update.de_json({"update_id": 1, "message": {**SENT, "message_id": 7, "text": "/play",
+                                                             "from": {"id": 9, "is_bot": False, "first_name": "Ann"}}},
+                                application.bot)
+        await example.play(update, CallbackContext.from_update(update, application))
+        await application.shutdown()
+
+    asyncio.run(run())
+    [(endpoint, request)] = [c for c in calls if c[0] != "getMe"]
+    assert endpoint == "sendAnimation"
+    parameters = request.parameters
+    assert parameters["chat_id"] == 42
+    [saved] = tmp_path.glob("*.json")
+    log = parse_log(saved.read_bytes())
+    markup = json.loads(parameters["reply_markup"]) if isinstance(parameters["reply_markup"], str) \
+        else parameters["reply_markup"]
+    [[button]] = markup["inline_keyboard"]
+    assert button == {"text": "View the replay", "url": replay_url(log.replay(), BASE, names=True)}
+    check_caption(parameters["caption"], button["url"], log.replay().summary_line())
+    files = request.multipart_data
+    [(filename, data, media_type)] = files.values()
+    assert (filename, media_type) == ("replay.mp4", "video/mp4")
+    check_animation(data)
+
+
+def test_the_aiogram_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, tmp_path):
+    import asyncio
+
+    from aiogram import Bot
+    from aiogram.client.session.base import BaseSession
+    from aiogram.methods import SendAnimation
+    from aiogram.types import BufferedInputFile, Message
+
+    example = load("aiogram", monkeypatch)
+    calls = []
+
+    class Recorder(BaseSession):
+        """The session aiogram sends through: records each Bot API method and answers as Telegram
+        would, without a network."""
+
+        async def make_request(self, bot, method, timeout=None):
+            calls.append(method)
+            return Message.model_validate(SENT, context={"bot": bot})
+
+        async def stream_content(self, *args, **kwargs):  # pragma: no cover (never downloads)
+            raise AssertionError("the example downloaded a file")
+
+        async def close(self):
+            pass
+
+    async def run():
+        bot = Bot("123456:TEST-TOKEN", session=Recorder())
+        message = Message.model_validate({**SENT, "message_id": 7, "text": "/play"}, context={"bot": bot})
+        await example.play(message, str(tmp_path), BASE)
+
+    asyncio.run(run())
+    [method] = calls
+    assert isinstance(method, SendAnimation) and method.chat_id == 42
+    [saved] = tmp_path.glob("*.json")
+    log = parse_log(saved.read_bytes())
+    [[button]] = method.reply_markup.inline_keyboard
+    assert (button.text, button.url) == ("View the replay", replay_url(log.replay(), BASE, names=True))
+    check_caption(method.caption, button.url, log.replay().summary_line())
+    assert isinstance(method.animation, BufferedInputFile) and method.animation.filename == "replay.mp4"
+    import mimetypes
+    assert mimetypes.guess_type(method.animation.filename)[0] == "video/mp4"  # what aiohttp sends it as
+    check_animation(method.animation.data)
+    assert (method.width, method.height) == (720, 378)

@@ -100,6 +100,11 @@ def hostile_ids(app, tmp_path: Path) -> dict[str, str]:
     return ids
 
 
+def plain_image(head: Head) -> str | None:
+    found = head.all("og:image")
+    return found[0] if found else None
+
+
 @pytest.mark.parametrize("kind", ["code", "archived"])
 def test_a_party_round_preview_is_the_rounds_alone(client, app, tmp_path, kind):
     data = selfplay_json("party-cards")
@@ -112,6 +117,9 @@ def test_a_party_round_preview_is_the_rounds_alone(client, app, tmp_path, kind):
         file.write_text(json.dumps(data), encoding="utf-8")
         with app.app_context():
             path = f"/g/{get_archive().ingest_paths([str(file)])[0].public_id}"
+    from replay.games import get
+
+    drawn = get("party-cards").has_drawing
     plain = head_of(client.get(path).get_data(as_text=True))
     for n in (1, 2):
         head = head_of(client.get(f"{path}?round={n}").get_data(as_text=True))
@@ -123,11 +131,21 @@ def test_a_party_round_preview_is_the_rounds_alone(client, app, tmp_path, kind):
         assert head.one("og:url").startswith(f"{HOST}{path}?") and head.one("og:url").endswith(f"round={n}")
         assert head.one("og:description") == head.one("twitter:description") == head.one("description")
         assert head.one("og:description") != plain.one("og:description")
-        assert head.one("og:image").endswith(f"/round/{n}.svg") or f"/round/{n}.svg?" in head.one("og:image")
-    # without a round: the game's preview, one of each, no picture
+        assert head.one("og:image") != plain_image(plain)  # the round's own picture, not the deal's
+        # chats draw PNG and JPEG, never SVG: once party cards draw themselves, the round's is a PNG
+        if drawn:
+            assert head.one("og:image:type") == "image/png", head.one("og:image")
+            picture = client.get(head.one("og:image"))
+            assert picture.status_code == 200 and picture.mimetype == "image/png"
+            assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+    # without a round: the game's preview, one of each; the deal's PNG once the game has a drawing
     for key in ONCE:
         plain.one(key)
-    assert plain.one("twitter:card") == "summary" and not plain.all("og:image")
+    if drawn:
+        assert plain.one("twitter:card") == "summary_large_image"
+        assert plain.one("og:image:type") == "image/png" and "/picture.png" in plain.one("og:image")
+    else:
+        assert plain.one("twitter:card") == "summary" and not plain.all("og:image")
     assert plain.one("og:url") == f"{HOST}{path}" or plain.one("og:url").startswith(f"{HOST}{path}?players=")
 
 
@@ -146,6 +164,27 @@ def test_title_and_preview_tags_drop_control_and_bidi_characters(client, hostile
             value = head.one(key)
             assert not any(ch in value for ch in "\u202e\u200f\x07\n"), (key, repr(value))
         assert "Ann Lee X" in head.one("og:title") and head.one("og:title") == head.one("twitter:title")
+        for key in ("og:image:alt", "twitter:image:alt"):  # the picture's words too, where there is one
+            for value in head.all(key):
+                assert not any(ch in value for ch in "\u202e\u200f\x07\n"), (key, repr(value))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_preview_tags_are_one_of_each_on_embed_pages_too(client, hostile_ids, game):
+    """Embeds are shared too: the same tags as the page, one of each; the large card with the
+    deal's PNG for a game with a drawing, the summary card without."""
+    from replay.games import get
+
+    page = head_of(client.get(f"/g/{hostile_ids[game]}").get_data(as_text=True))
+    embed = head_of(client.get(f"/embed/g/{hostile_ids[game]}").get_data(as_text=True))
+    for key in ONCE:
+        assert embed.one(key) == page.one(key), key
+    if get(game).has_drawing:
+        assert embed.one("twitter:card") == "summary_large_image"
+        assert embed.one("og:image") == page.one("og:image")
+        assert embed.one("og:image").startswith(f"{HOST}/g/{hostile_ids[game]}/picture.png")
+    else:
+        assert embed.one("twitter:card") == "summary" and not embed.all("og:image")
 
 
 def test_meta_text_is_one_line_without_controls_or_bidi_marks():

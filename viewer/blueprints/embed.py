@@ -3,19 +3,21 @@
 Only these embed pages may be put in another site's iframe (see ``viewer.security``).
 ``/embed.js`` is an optional one-line script for blogs: embedded pages post their height to the
 page around them and the script sizes their iframes. oEmbed follows https://oembed.com: ``url`` and ``format`` (``json`` only: anything else is
-501), ``maxwidth``/``maxheight`` bound the iframe, an address we do not serve is 404.
+501), ``maxwidth``/``maxheight`` bound the iframe, an address we do not serve is 404. A game with a
+drawing has a ``thumbnail_url``: the PNG its page's link preview shows (1200x630).
 """
 
 from __future__ import annotations
 
 import re
 from html import escape
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..app import PageError
 from ..security import frameable
+from ..services.picture import PREVIEW_HEIGHT, PREVIEW_WIDTH, has_picture, picture_path, preview_step_view
 from ..services.replay import NAMES_TITLE, archived_game_page, game_from_archive, game_from_code, immutable_page, render_game
 
 bp = Blueprint("embed", __name__)
@@ -105,6 +107,11 @@ def oembed() -> Response:
         "width": width,
         "height": height,
     }
+    if has_picture(game):  # the picture the page's link preview shows: the deal, or the step the url asks
+        asked = parse_qs(parts.query)
+        step, view = preview_step_view(game, (asked.get("step") or [None])[0], (asked.get("view") or [None])[0])
+        body.update({"thumbnail_url": f"{parts.scheme}://{parts.netloc}" + picture_path(game, step, view),
+                     "thumbnail_width": PREVIEW_WIDTH, "thumbnail_height": PREVIEW_HEIGHT})
     response = jsonify(body)
     response.headers["Cache-Control"] = "public, max-age=3600"
     response.headers["Access-Control-Allow-Origin"] = "*"

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import mimetypes
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
-from urllib.parse import unquote_plus, urlencode
+from urllib.parse import unquote_plus, urlencode, urlsplit
 
 from flask import Response, current_app, jsonify, redirect, render_template, request
 
 from replay.errors import ReplayError
+from replay.picture import views as picture_views
 from replay.codec import CodeError, NamesError, decode, encode, is_legacy_code, seat_order
 from replay.codec import names_of as log_names
 from replay.codec.links import NAMES_PARAMETER, format_names, names_from_query
@@ -25,6 +27,8 @@ from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
 from ..games import NoBoardError, board_for, game_titles
 from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, check_output, plotly_bundle
 from .. import ratelimit
+from . import picture as pictures
+
 MAX_CODE = 4096
 MAX_NAME = 60
 THEMES = ("auto", "light", "dark")
@@ -148,13 +152,40 @@ def render_game(game: ViewedGame, template: str, **extra: Any) -> str:
         "embed_script": base + "/embed.js",
     }
     links["exports"] = export_links(game, game.path, game.query)
+    if pictures.has_picture(game):
+        # the view on screen ("all", every card open, is a step's picture's default)
+        shown = view["perspective"] if view["perspective"] in picture_views(game.replay)[1:] else None
+        links.update({
+            "picture": pictures.picture_path(game),  # the share box's picture link edits step and view
+            "picture_step": pictures.picture_path(game, view["step"]["index"], shown),
+            "picture_views": picture_views(game.replay),
+            "animation_gif": pictures.picture_path(game, kind="gif"),
+            "animation_mp4": pictures.picture_path(game, kind="mp4"),
+        })
+    social_image = _social_image(game, view, options, base)
     charts = build_charts(game)
     # charts drawn by the server (svg) are in the page; the others go to plotly.js as JSON
     charts_json = [{k: v for k, v in c.items() if k != "svg"} for c in charts if not c.get("svg")]
     html = render_template(template, **view, v=view, links=links, theme=options["theme"],
-                           charts=charts, charts_json=charts_json, plotly_bundle=plotly_bundle(charts), **extra)
+                           charts=charts, charts_json=charts_json, plotly_bundle=plotly_bundle(charts),
+                           social_image=social_image, **extra)
     check_output(game, len(html.encode("utf-8")))  # the steps kept to the budget; the page must too
     return html
+
+
+def _social_image(game: ViewedGame, view: dict[str, Any], options: dict[str, Any], base: str) -> dict[str, Any] | None:
+    """The page's link preview picture (``og:image``): a board's own (``v.og``'s ``image``,
+    with ``image_type``, ``width``, ``height``, ``image_alt``; or its ``step``, and ``view``, to
+    draw), else the PNG of the step the link asks for (no ``?step=``: the deal) from the view it
+    asks for (``?view=``). ``None``: no picture (a game with no drawing), a ``summary`` card."""
+    og = view.get("og") or {}
+    if og.get("image"):
+        kind = og.get("image_type") or mimetypes.guess_type(urlsplit(og["image"]).path)[0] or "image/png"
+        return {"image": og["image"], "type": kind, "width": og.get("width"), "height": og.get("height"),
+                "alt": og.get("image_alt") or game.title}
+    if og.get("step") is not None:
+        return pictures.preview(game, base, int(og["step"]), og.get("view") or request.args.get("view"), game.title)
+    return pictures.preview(game, base, options["step"], request.args.get("view"), game.title)
 
 
 class PageCache:

@@ -118,6 +118,7 @@
     }
     if (announce) $("live").textContent = words;
     if (location.hash !== "#" + i) history.replaceState(null, "", "#" + i);
+    pictureLink();
     document.documentElement.classList.toggle("at-end", i === last);
     listeners.forEach(function (fn) { try { fn(i, s); } catch (e) { /* a chart must not stop stepping */ } });
   }
@@ -252,6 +253,19 @@
       });
     }
     return path + editQuery(cut < 0 ? "" : base.slice(cut), changes) + "#" + state.step;
+  }
+
+  // the share box's "picture" link (#picture-link, beside "Copy link"): the PNG of the current
+  // step from the current view (a view the pictures do not offer, data-views, is left out)
+  function pictureLink() {
+    var a = $("picture-link");
+    if (!a) return;
+    var base = a.getAttribute("data-base") || "", cut = base.indexOf("?");
+    var views = (a.getAttribute("data-views") || "").split(" ");
+    // "all" (every card open) is a step's picture's own default, as it is the page's
+    var view = state.perspective && state.perspective !== "all" && views.indexOf(state.perspective) >= 0 ? state.perspective : null;
+    a.href = (cut < 0 ? base : base.slice(0, cut)) +
+      editQuery(cut < 0 ? "" : base.slice(cut), { step: String(state.step), view: view });
   }
 
   // a query string ("?a=1&b=2" or "") with the parameters of `changes` set (or, null, removed);

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule
-from . import root_log
+from . import drawing, root_log
 from .bots import BOTS, play_game
 from .logger import CoupLogger
 from .codec import SETUP_CODEC
@@ -113,6 +113,10 @@ class Coup(GameModule):
     def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> CoupLog:
         """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
         return play_game(seed, bots=tuple(bots), **options)
+
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        return drawing.draw(table, steps)
 
     def __repr__(self) -> str:
         return "<game coup/1: Coup>"

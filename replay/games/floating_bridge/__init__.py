@@ -38,6 +38,8 @@ from .game import GameReplay
 from .log import END_REASONS, BidEvent, GameLog, PartnerEvent, PlayEvent, json_schema, parse
 from .logger import BridgeLogger
 from .reading import read_json
+from . import drawing
+from ...picture.scene import PUBLIC
 
 
 def _contract(text: str) -> str:
@@ -215,6 +217,20 @@ class FloatingBridge(GameModule):
             stops = f"the play ended after {len(cards)} of 52 cards ({why}); only the cards played are analysed"
         result["stops"] = stops
         return result
+
+    # -- pictures (``replay.picture``) -------------------------------------------------------
+    def view_steps(self, replay: GameReplay, view: str | None) -> list[dict[str, Any]]:
+        """The steps as ``view`` saw them: every card open (None), a seat's (its own hand), or
+        an onlooker's (``PUBLIC``: no hand; the cards played, the auction and the partner card
+        are public). ``GameReplay.steps_json`` does the hiding."""
+        if view is None:
+            return replay.steps_json()
+        if view == PUBLIC:
+            return replay.steps_json(public=True)
+        return replay.steps_json(view)
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        return drawing.draw(table, steps)
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"

@@ -329,28 +329,65 @@ class GameReplay:
             "findings": [f.to_json() for f in self.findings],
         }
 
-    def steps_json(self) -> list[dict[str, Any]]:
-        """Every step as plain JSON: what the viewer embeds in its page."""
+    def steps_json(self, seat: str | None = None, public: bool = False) -> list[dict[str, Any]]:
+        """Every step as plain JSON: what the viewer embeds in its page (every card open).
+
+        With ``seat`` (``N``, ``E``, ``S`` or ``W``), the steps as that seat saw them; with
+        ``public``, as an onlooker saw them. A hand the view does not see is ``null`` (its
+        size is in ``hand_sizes``, which these views add). Until the partner card is played,
+        who the partner is stays secret from everybody but the partner, so the two sides'
+        trick counts (which would tell) are ``null`` too for any other view, and so is
+        ``partner`` (the partner's seat once the view knows it: at once for the partner, when
+        the card is played for the others; the end of the game tells everybody). The called
+        card itself is public, and so is every card played.
+
+        >>> from replay.games.floating_bridge.bots import play_game
+        >>> replay = play_game(seed=7).replay()
+        >>> step = replay.steps_json("N")[0]
+        >>> len(step["hands"]["N"]), step["hands"]["E"], step["hand_sizes"]["E"]
+        (13, None, 13)
+        >>> all(h is None for h in replay.steps_json(public=True)[0]["hands"].values())
+        True
+        """
+        if seat is not None and (public or seat not in Seat.__members__):
+            raise ValueError(f"a bridge view is a seat (N, E, S or W) or the public one, not {str(seat)[:20]!r}")
+        filtered = public or seat is not None
+        holder = None  # the seat that holds the partner card: it alone knows the partner early
+        if self.partner_card is not None:
+            mask = 1 << int(self.partner_card)
+            holder = next((s.name for s, hand in zip(SEATS, self.steps[0].hands) if hand & mask), None)
+        called = False
         out = []
         for s in self.steps:
-            out.append({
+            called = called or s.kind == "partner"
+            knows_partner = (not filtered or s.partner_revealed or s.phase == OVER
+                             or (seat is not None and seat == holder))
+            hands: dict[str, list[str] | None] = {}
+            for name in SEATS:
+                shown = not filtered or name.name == seat
+                hands[name.name] = [str(c) for c in s.hand_cards(name)] if shown else None
+            step: dict[str, Any] = {
                 "i": s.index,
                 "kind": s.kind,
                 "seat": None if s.seat is None else s.seat.name,
                 "action": None if s.action is None else str(s.action),
                 "text": s.text,
-                "hands": {seat.name: [str(c) for c in s.hand_cards(seat)] for seat in SEATS},
-                "trick": [[seat.name, str(card)] for seat, card in s.trick],
+                "hands": hands,
+                "trick": [[seat_.name, str(card)] for seat_, card in s.trick],
                 "trick_number": s.trick_number,
-                "tricks_won": {seat.name: s.tricks_won[seat] for seat in SEATS},
-                "declarer_side_tricks": s.declarer_side_tricks,
-                "defender_tricks": s.defender_tricks,
+                "tricks_won": {name.name: s.tricks_won[name] for name in SEATS},
+                "declarer_side_tricks": s.declarer_side_tricks if knows_partner else None,
+                "defender_tricks": s.defender_tricks if knows_partner else None,
                 "partner_revealed": s.partner_revealed,
+                "partner": holder if called and knows_partner else None,
                 "to_act": None if s.to_act is None else s.to_act.name,
                 "phase": s.phase,
                 "trick_winner": None if s.trick_winner is None else s.trick_winner.name,
                 "t": s.t,
-            })
+            }
+            if filtered:
+                step["hand_sizes"] = {name.name: s.hands[name].bit_count() for name in SEATS}
+            out.append(step)
         return out
 
     # codes are attached by replay.codec (see replay/codec/__init__.py)

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule, SeatFigure
-from . import phh
+from . import drawing, phh
+from ...picture.scene import PUBLIC
 from .cards import cards_text
 from .bots import BOTS, play_game
 from .championship import championship_command
@@ -36,7 +37,7 @@ from .codec import CODEC as PAYLOAD_CODEC
 from .engine import FINDING_KINDS, HoldemState
 from .log import END_REASONS, ActionEvent, HoldemLog, json_schema, parse, read_json
 from .logger import HoldemLogger
-from .replay import HoldemReplay
+from .replay import HoldemReplay, _num as _json_amount
 from .stats import FIGURES
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
@@ -186,6 +187,32 @@ class Holdem(GameModule):
     def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> HoldemLog:
         """A seeded bot hand (options: ``players``, ``stacks``, ``blinds``, ``game_id``, ``out_dir``)."""
         return play_game(seed, bots=tuple(bots), **options)
+
+    def view_steps(self, replay: HoldemReplay, view: str | None) -> list[dict[str, Any]]:
+        """The steps as ``view`` saw them (``None`` every card open, a seat's, or an onlooker's:
+        ``PUBLIC``, every hole card ``??`` until shown), each with the table's decimal
+        ``places`` and, on the last, what each seat ``won`` (``drawing.annotate``).
+
+        >>> from replay.picture.scene import PUBLIC
+        >>> replay = GAME.judge(GAME.selfplay(seed=3, players=3))
+        >>> steps = GAME.view_steps(replay, PUBLIC)
+        >>> steps[1]["hole"]["p1"], steps[-1]["won"], steps[0]["places"]
+        (['??', '??'], {'p2': 100}, 0)
+        """
+        if view == PUBLIC:
+            steps = replay.steps_json(onlooker=True)
+        else:
+            steps = super().view_steps(replay, view)
+        settlement = replay.settlement
+        won = None
+        if settlement is not None and getattr(settlement, "settled", False):
+            won = {seat: _json_amount(v) for seat, v in zip(replay.seats, settlement.winnings) if v}
+        exponent = replay.state.exponent
+        return drawing.annotate(steps, -exponent if exponent < 0 else 0, won)
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        """The picture of the last of ``steps`` (``drawing.draw``)."""
+        return drawing.draw(table, steps)
 
     def replay_lines(self, replay: HoldemReplay) -> list[str]:
         data = replay.to_json()

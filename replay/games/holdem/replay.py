@@ -168,24 +168,34 @@ class HoldemReplay(BaseReplay):
             "winnings": ({seat: _num(v) for seat, v in zip(seats, s.winnings)} if s is not None else None),
         }
 
-    def steps_json(self, seat: str | None = None) -> list[dict[str, Any]]:
+    def steps_json(self, seat: str | None = None, onlooker: bool = False) -> list[dict[str, Any]]:
         """Every step as plain JSON, as ``seat`` could see it (``None``: every card open). From a
         seat's view the other seats' hole cards are ``??`` until shown (``sm``), and the text of
-        their deal says no cards."""
+        their deal says no cards. An ``onlooker`` (no seat) sees every hole card as ``??``
+        until it is shown, and no deal's text names a card:
+
+        >>> from replay.games.holdem.bots import play_game
+        >>> steps = HoldemReplay.from_log(play_game(seed=3, players=3)).steps_json(onlooker=True)
+        >>> steps[1]["text"], steps[1]["hole"]["p1"]
+        ('p1 is dealt two cards', ['??', '??'])
+        """
         seats = self.seats
         if seat is not None and seat not in seats:
             raise SeatError(f"{seat!r} is not a seat of this hold'em hand ({', '.join(seats)})")
+        if onlooker and seat is not None:
+            raise SeatError(f"an onlooker has no seat (not {seat!r})")
+        hides = seat is not None or onlooker
         out = []
         for step in self.steps:
             item = dict(step)
             shown = item.pop("_shown")
             hidden_text = item.pop("_hidden_text")
-            if seat is not None:
+            if hides:
                 hole = {}
                 for s, cards in step["hole"].items():
                     hole[s] = cards if (s == seat or s in shown or not cards) else ["??", "??"]
                 item["hole"] = hole
-                if hidden_text is not None and step["seat"] != seat:
+                if hidden_text is not None and (onlooker or step["seat"] != seat):
                     item["text"] = hidden_text
             out.append(item)
         return out

@@ -24,6 +24,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 from replay.codec.errors import CodeError
 
 from ..base import Export, Fact, GameModule
+from . import drawing
 from .bots import BOTS, play_game
 from .logger import PartyLogger
 from .codec import PayloadError, decode_payload, encode_payload
@@ -108,6 +109,10 @@ class PartyCards(GameModule):
         """A seeded bot game's log (options: ``out_dir``, ``interrupt_rate``, ``rounds``,
         ``score_limit``, ``hand_size``, ``chat``, ``game_id``)."""
         return play_game(seed, bots=tuple(bots), **options)
+
+
+    def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
+        return drawing.draw(table, steps)
 
     def __repr__(self) -> str:
         return "<game party-cards/1: Party Cards>"
