@@ -3,16 +3,18 @@
 A :class:`Raster` keeps the last scene it drew and its image. Given the next scene, it
 compares the two as multisets of shapes (shapes are frozen and hashable): a shape that came or
 went damages its pixel box (a text's box is measured from its glyphs), and so do shapes whose
-order among the unchanged ones changed. Each damaged box (nearby boxes merged) is filled with
-the background and every shape of the new scene that meets it is drawn again onto that piece,
-in scene order, then the piece is pasted back. Every coordinate is rounded to whole pixels on
+order among the unchanged ones changed. The damage is counted in 32-pixel tiles, joined into a
+few boxes; each box is filled with the background and every shape of the new scene that meets
+it is drawn again onto that piece, in scene order, then the piece is pasted back. Every coordinate is rounded to whole pixels on
 the whole canvas before it is moved onto a piece, so the result is the very image the whole
 scene drawn from scratch gives (``tests/picture/test_render.py`` checks it on random scene
 sequences).
 
 Text is drawn run by run (``replay.picture.fonts.runs``: the bundled font that has each
 character), all runs on the main font's baseline; each run's glyph mask is rendered once and
-kept, so a name drawn again costs a paste.
+kept, so a name drawn again costs a paste. Rounded rectangles (cards, plates) are likewise
+drawn once per size and colours and pasted. Shapes are drawn without anti-aliasing (Pillow's
+way), text with it.
 
 >>> from .scene import Scene, Rect
 >>> raster = Raster(scale=0.5)
@@ -40,7 +42,7 @@ from .text import fit
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
 #: how a shape draws itself onto a piece whose top left corner is at (x, y) of the canvas
-Painter = Callable[[ImageDraw.ImageDraw, int, int], None]
+Painter = Callable[[Image.Image, ImageDraw.ImageDraw, int, int], None]
 
 
 class Raster:
@@ -72,15 +74,14 @@ class Raster:
         if previous.items == scene.items:
             return image.copy(), None
         changed: Box | None = None
+        plans = [plan for plan in map(self._plan, scene.items) if plan[0] is not None]
         for box in _merge(self._damage(previous.items, scene.items), size):
             x0, y0, x1, y1 = box
             piece = Image.new("RGB", (x1 - x0, y1 - y0), scene.background)
             pen = ImageDraw.Draw(piece)
-            for item in scene.items:
-                bounds, paint = self._plan(item)
-                if bounds is not None and paint is not None and (
-                        bounds[0] < x1 and bounds[2] > x0 and bounds[1] < y1 and bounds[3] > y0):
-                    paint(pen, x0, y0)
+            for bounds, paint in plans:
+                if bounds[0] < x1 and bounds[2] > x0 and bounds[1] < y1 and bounds[3] > y0:  # type: ignore[index]
+                    paint(piece, pen, x0, y0)  # type: ignore[misc]
             diff = ImageChops.difference(image.crop(box), piece).getbbox()
             if diff is not None:
                 image.paste(piece, (x0, y0))
@@ -94,7 +95,7 @@ class Raster:
         for item in scene.items:
             bounds, paint = self._plan(item)
             if bounds is not None and paint is not None:
-                paint(pen, 0, 0)
+                paint(image, pen, 0, 0)
         return image
 
     def _damage(self, old: tuple[Item, ...], new: tuple[Item, ...]) -> list[Box]:
@@ -130,32 +131,41 @@ def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
-def _area(b: Box) -> int:
-    return (b[2] - b[0]) * (b[3] - b[1])
+#: the damage is counted in tiles of this many pixels a side
+TILE = 32
 
 
 def _merge(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
-    """``boxes`` clipped to the canvas, empty ones dropped, and merged while a merge costs
-    fewer pixels than it saves in passes (each box is one more pass over the scene)."""
+    """The damaged tiles of the canvas as a few boxes: each row's runs of damaged tiles, a run
+    joined to the run below it when they span the same columns (clipped to the canvas)."""
     width, height = size
+    columns, rows = -(-width // TILE), -(-height // TILE)
+    damaged = [bytearray(columns) for _ in range(rows)]
+    for left, top, right, bottom in boxes:
+        c0, c1 = max(0, left // TILE), min(columns, -(-right // TILE))
+        r0, r1 = max(0, top // TILE), min(rows, -(-bottom // TILE))
+        if c0 < c1:
+            for r in range(r0, r1):
+                damaged[r][c0:c1] = b"\x01" * (c1 - c0)
     out: list[Box] = []
-    for b in boxes:
-        b = (max(0, b[0]), max(0, b[1]), min(width, b[2]), min(height, b[3]))
-        if b[0] < b[2] and b[1] < b[3]:
-            out.append(b)
-    merged = True
-    while merged and len(out) > 1:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                joined = _union(out[i], out[j])
-                if _area(joined) <= _area(out[i]) + _area(out[j]) + 4096:
-                    out[i] = joined
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    open_runs: dict[tuple[int, int], int] = {}  # (first column, end column) -> index in out
+    for r in range(rows):
+        row, runs, c = damaged[r], {}, 0
+        while c < columns:
+            if row[c]:
+                start = c
+                while c < columns and row[c]:
+                    c += 1
+                y0, y1 = r * TILE, min(height, (r + 1) * TILE)
+                n = open_runs.get((start, c))
+                if n is not None:
+                    out[n] = (out[n][0], out[n][1], out[n][2], y1)
+                else:
+                    n = len(out)
+                    out.append((start * TILE, y0, min(width, c * TILE), y1))
+                runs[(start, c)] = n
+            c += 1
+        open_runs = runs
     return out
 
 
@@ -204,14 +214,28 @@ def _rect(item: Rect, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     if outline and 2 * width >= min(x1 - x0 + 1, y1 - y0 + 1):
         fill, outline, width = outline, None, 0  # a stroke as wide as the shape covers it all
 
-    def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
-        box = (x0 - ox, y0 - oy, x1 - ox, y1 - oy)
-        if radius:
-            pen.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
-        else:
-            pen.rectangle(box, fill=fill, outline=outline, width=width)
+    if radius:
+        sprite = _rounded(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width)
+
+        def paint(image: Image.Image, pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+            image.paste(sprite, (x0 - ox, y0 - oy), sprite)
+    else:
+        def paint(image: Image.Image, pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+            pen.rectangle((x0 - ox, y0 - oy, x1 - ox, y1 - oy), fill=fill, outline=outline, width=width)
 
     return (x0 - 1, y0 - 1, x1 + 2, y1 + 2), paint
+
+
+@lru_cache(maxsize=512)
+def _rounded(width: int, height: int, radius: int, fill: tuple[int, int, int] | None,
+             outline: tuple[int, int, int] | None, stroke: int) -> Image.Image:
+    """A rectangle with rounded corners drawn once (opaque where drawn, clear elsewhere: shapes
+    are drawn without anti-aliasing), pasted wherever it is drawn."""
+    sprite = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius,
+                                             fill=fill and (*fill, 255), outline=outline and (*outline, 255),
+                                             width=stroke)
+    return sprite
 
 
 def _circle(item: Circle, s: float) -> tuple[Optional[Box], Optional[Painter]]:
@@ -225,7 +249,7 @@ def _circle(item: Circle, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     if outline and 2 * width >= min(x1 - x0 + 1, y1 - y0 + 1):
         fill, outline, width = outline, None, 0
 
-    def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+    def paint(image: Image.Image, pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
         pen.ellipse((x0 - ox, y0 - oy, x1 - ox, y1 - oy), fill=fill, outline=outline, width=width)
 
     return (x0 - 1, y0 - 1, x1 + 2, y1 + 2), paint
@@ -239,7 +263,7 @@ def _line(item: Line, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     width = _stroke_width(item.stroke_width, s)
     reach = width // 2 + 2
 
-    def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+    def paint(image: Image.Image, pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
         pen.line((x1 - ox, y1 - oy, x2 - ox, y2 - oy), fill=colour, width=width)
 
     return (min(x1, x2) - reach, min(y1, y2) - reach, max(x1, x2) + reach + 1, max(y1, y2) + reach + 1), paint
@@ -270,7 +294,7 @@ def _text(item: Text, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     bounds = (min(x for x, _, _ in masks), min(y for _, y, _ in masks),
               max(x + m.width for x, _, m in masks), max(y + m.height for _, y, m in masks))
 
-    def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+    def paint(image: Image.Image, pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
         for x, y, image in masks:
             pen.bitmap((x - ox, y - oy), image, fill=colour)
 

@@ -112,3 +112,28 @@ def test_fonts_are_read_only_from_the_bundled_folder() -> None:
     assert "/usr/share" not in source and "fontTools" not in source
     with pytest.raises(ValueError, match="not a bundled font"):
         fonts.face("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 20)
+
+
+def test_the_cjk_subset_is_the_national_level_one_sets() -> None:
+    """The build keeps what it says: GB 2312 level 1 (3,755 hanzi), Big5 level 1 (5,401),
+    JIS X 0208 level 1 (2,965 kanji), KS X 1001's 2,350 hangul syllables, kana; and the
+    bundled CJK font has them all (the build needs fontTools, its character sets do not)."""
+    from replay.picture.fonts.build import cjk_characters
+
+    keep = cjk_characters()
+    for codec, rows, cells, count in [("gb2312", range(0xB0, 0xD8), range(0xA1, 0xFF), 3755),
+                                      ("euc_jp", range(0xB0, 0xD0), range(0xA1, 0xFF), 2965),
+                                      ("euc_kr", range(0xB0, 0xC9), range(0xA1, 0xFF), 2350)]:
+        chars = set()
+        for a in rows:
+            for b in cells:
+                try:
+                    chars.add(bytes((a, b)).decode(codec))
+                except UnicodeDecodeError:
+                    pass
+        assert len(chars) == count and {ord(c) for c in chars} <= keep, codec
+    big5 = {bytes((a, b)).decode("big5") for a in range(0xA4, 0xC7) for b in [*range(0x40, 0x7F), *range(0xA1, 0xFF)]
+            if (a, b) < (0xC6, 0x7F)}
+    assert len(big5) == 5401 and {ord(c) for c in big5} <= keep
+    assert {0x3042, 0x30A2, 0xAC00, 0xAC01, 0xD79D} <= keep and 0xAC02 not in keep  # 각 is in KS X 1001, 갂 not
+    assert all(fonts.pick(chr(cp), False) == fonts.CJK for cp in keep if 0x4E00 <= cp <= 0x9FFF or 0xAC00 <= cp <= 0xD7A3)

@@ -72,7 +72,8 @@ def cjk_characters() -> set[int]:
                     keep.add(ord(ch))
 
     decode("gb2312", range(0xB0, 0xD8), range(0xA1, 0xFF))   # GB 2312 level 1 (rows 16-55)
-    decode("big5", range(0xA4, 0xC7), range(0x40, 0xFF))     # Big5 level 1 (A440-C67E)
+    decode("big5", range(0xA4, 0xC6), range(0x40, 0xFF))     # Big5 level 1 (A440-C67E)
+    decode("big5", range(0xC6, 0xC7), range(0x40, 0x7F))
     decode("euc_jp", range(0xB0, 0xD0), range(0xA1, 0xFF))   # JIS X 0208 level 1 (rows 16-47)
     decode("euc_kr", range(0xB0, 0xC9), range(0xA1, 0xFF))   # KS X 1001 hangul (rows 16-40)
     keep = {cp for cp in keep if 0x3400 <= cp <= 0x9FFF or 0xAC00 <= cp <= 0xD7A3}
@@ -118,6 +119,7 @@ def subset(source: Path, target: Path, unicodes: set[int], face: int = 0, featur
     subsetter = ftsubset.Subsetter(options)
     subsetter.populate(unicodes=sorted(unicodes & have))
     subsetter.subset(font)
+    font.recalcTimestamp = False  # the same sources give the same bytes
     font.save(str(target))
     return ranges(set(TTFont(str(target)).getBestCmap()))
 
