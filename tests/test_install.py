@@ -132,6 +132,16 @@ def test_a_wheel_ships_the_sample_logs_and_serve_fills_an_archive_from_them(sour
     assert Path(where["viewer"]).is_relative_to(site_packages)  # the wheel's code, not the checkout's
     assert where["samples"] == str(site_packages / "viewer" / "sample_logs")
 
+    # the pictures' fonts ship in the wheel, and a picture with a CJK name draws from them there
+    fonts = {n.rsplit("/", 1)[1] for n in names if n.startswith("replay/picture/fonts/")}
+    assert {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "NotoSansCJKsc-Regular.otf", "coverage.json",
+            "LICENSE-DejaVu.txt", "LICENSE-NotoSansCJK.txt"} <= fonts
+    code = ("import replay.picture.fonts as f, replay.games as g; from replay.picture import picture; "
+            "game = g.get('uno-lite'); png = picture(game.judge(game.selfplay(seed=1)), names={'P1': '李小龍'}); "
+            "print(len(png), f.__file__)")
+    size, fonts_module = _run([python, "-I", "-c", code], cwd=elsewhere, env=_env()).stdout.split()
+    assert int(size) > 10_000 and Path(fonts_module).is_relative_to(site_packages)
+
     out = _serve_first_lines(_bin(python, "game-replay"), f"sqlite:///{tmp_path / 'first.db'}", elsewhere)
     filled = re.search(r"filled the empty archive with (\d+) games from (\S+)", out)
     assert filled, out

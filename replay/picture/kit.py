@@ -36,8 +36,8 @@ def card(x: float, y: float, label: str, colour: str | None = None, w: float = C
     (the card just played, a winning card)."""
     edge = HIGHLIGHT if lit else CARD_EDGE
     return (Rect(x, y, w, h, fill=face, stroke=edge, stroke_width=3 if lit else 1, radius=6),
-            Text(x + w / 2, y + h / 2, label, size or min(h * 0.34, w * 0.42),
-                 fill=colour or suit_colour(label), anchor="mm", bold=True, max_width=w - 6))
+            Text(x + w / 2, y + h / 2, label, size or min(h * 0.34, w * (0.34 if len(label) > 2 else 0.42)),
+                 fill=colour or suit_colour(label), anchor="mm", bold=True, max_width=w - 4))
 
 
 def card_back(x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> tuple[Item, ...]:
