@@ -435,12 +435,15 @@ class GameModule:
 
     def view_steps(self, replay: Any, view: str | None) -> list[dict[str, Any]]:
         """Every step as plain data as ``view`` saw it: ``None`` every card open, a seat what
-        that seat saw (``replay.steps_json(seat)``), ``replay.picture.scene.PUBLIC`` what an
-        onlooker saw (every card hidden from anybody is hidden). A game with a drawing gives
-        the onlooker's view; the default knows only the first two."""
-        if view is None or view in self.seat_order(replay.log):
-            return replay.steps_json(view) if view is not None else replay.steps_json()
-        raise NotImplementedError(f"{self.title} has no onlooker's view")
+        that seat saw (``replay.steps_json(seat)``), anything else (``replay.picture.scene.PUBLIC``)
+        what an onlooker saw: by default what every seat saw alike (``common_view`` of the
+        seats' views), so whatever any seat did not see is hidden. A game may give a faster one."""
+        seats = self.seat_order(replay.log)
+        if view is None:
+            return replay.steps_json()
+        if view in seats:
+            return replay.steps_json(view)
+        return onlooker_steps({seat: replay.steps_json(seat) for seat in seats})
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         """Optional: the picture (``replay.picture.scene.Scene``, 1200x630) of the last of
@@ -450,6 +453,38 @@ class GameModule:
 
     def __repr__(self) -> str:
         return f"<game {self.name}/{self.major}: {self.title}>"
+
+
+def common_view(views: Sequence[Any]) -> Any:
+    """What all ``views`` of one thing agree on: equal values stay, dicts are compared key by
+    key (a key that some view lacks is left out), lists of the same length item by item, and
+    anything else that differs becomes ``None``.
+
+    >>> common_view([{"a": 1, "h": {"1": [3], "2": None}, "b": True}, {"a": 1, "h": {"1": None, "2": [4]}}])
+    {'a': 1, 'h': {'1': None, '2': None}}
+    >>> common_view([[{"x": 1, "m": True}], [{"x": 1, "m": False}]]), common_view([[1], []])
+    ([{'x': 1, 'm': None}], None)
+    """
+    first = views[0]
+    if all(v == first for v in views[1:]):
+        return first
+    if all(isinstance(v, dict) for v in views):
+        return {k: common_view([v[k] for v in views]) for k in first if all(k in v for v in views)}
+    if all(isinstance(v, list) for v in views) and len({len(v) for v in views}) == 1:
+        return [common_view(items) for items in zip(*views)]
+    return None
+
+
+def onlooker_steps(by_seat: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The onlooker's steps: each step as every seat saw it alike (``common_view`` of the
+    seats' views of it).
+
+    >>> onlooker_steps({"P1": [{"i": 0, "hands": {"P1": [5], "P2": None}}],
+    ...                 "P2": [{"i": 0, "hands": {"P1": None, "P2": [7]}}]})
+    [{'i': 0, 'hands': {'P1': None, 'P2': None}}]
+    """
+    views = list(by_seat.values())
+    return [common_view([v[n] for v in views]) for n in range(len(views[0]))] if views else []
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,6 +201,8 @@ def _rect(item: Rect, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     outline = _colour(item.stroke) if item.stroke else None
     width = _stroke_width(item.stroke_width, s) if outline else 0
     radius = min(max(0, round(item.radius * s)), (x1 - x0 + 1) // 2, (y1 - y0 + 1) // 2)
+    if outline and 2 * width >= min(x1 - x0 + 1, y1 - y0 + 1):
+        fill, outline, width = outline, None, 0  # a stroke as wide as the shape covers it all
 
     def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
         box = (x0 - ox, y0 - oy, x1 - ox, y1 - oy)
@@ -220,6 +222,8 @@ def _circle(item: Circle, s: float) -> tuple[Optional[Box], Optional[Painter]]:
     fill = _colour(item.fill) if item.fill else None
     outline = _colour(item.stroke) if item.stroke else None
     width = _stroke_width(item.stroke_width, s) if outline else 0
+    if outline and 2 * width >= min(x1 - x0 + 1, y1 - y0 + 1):
+        fill, outline, width = outline, None, 0
 
     def paint(pen: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
         pen.ellipse((x0 - ox, y0 - oy, x1 - ox, y1 - oy), fill=fill, outline=outline, width=width)

@@ -77,3 +77,15 @@ def test_the_round_scene_shows_the_round_the_route_shows(client):
         answer = next(s for s in record["submissions"] if s["won"])["cards"][0]["text"].rstrip(".")
         for shown in (served, drawn):
             assert winner in shown and answer in shown and replay.name(record["czar"]) in shown
+
+
+def test_the_round_picture_is_drawn_at_the_step_the_round_link_opens_at():
+    from replay.games.party_cards.drawing import round_step
+    from viewer.games.party_cards.view import round_marks
+
+    for seed in (3, 7, 34):
+        replay = GAME.judge(GAME.selfplay(seed=seed))
+        steps = replay.steps_json()
+        marks = round_marks(steps)
+        assert len(marks) == replay.rounds
+        assert [round_step(steps, m["round"]) for m in marks] == [m["open"] for m in marks]

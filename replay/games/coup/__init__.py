@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-from ...picture.scene import PUBLIC
 from ..base import Export, Fact, ForeignFormat, GameModule
 from . import drawing, root_log
 from .bots import BOTS, play_game
@@ -115,12 +114,6 @@ class Coup(GameModule):
         """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
         return play_game(seed, bots=tuple(bots), **options)
 
-    def view_steps(self, replay: CoupReplay, view: str | None) -> list[dict[str, Any]]:
-        """Every step as ``view`` saw it; the onlooker's (``PUBLIC``) is what every seat saw:
-        every face-down card, the deck, replacements and exchanges hidden, no bluff marked."""
-        if view == PUBLIC:
-            return drawing.public_steps({seat: replay.steps_json(seat) for seat in replay.seats})
-        return super().view_steps(replay, view)
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         return drawing.draw(table, steps)

@@ -15,8 +15,9 @@ names, the seat to act and, at the end, the winner.
 >>> [i.text for i in last.items if isinstance(i, Text) and i.text.startswith("Ann")]
 ['Ann', 'Ann wins']
 
-The onlooker's view (``public_steps``) is what every seat saw: a field that any two seats saw
-differently (a hand, a replacement card, an exchange, whether a claim was a bluff) is hidden.
+The onlooker's view (``GameModule.view_steps``'s default, ``common_view`` of the seats' views)
+is what every seat saw: a field that any two seats saw differently (a hand, a replacement card,
+an exchange, whether a claim was a bluff) is hidden.
 """
 
 from __future__ import annotations
@@ -48,30 +49,6 @@ _ACTIONS = {
 }
 
 
-def common(views: Sequence[Any]) -> Any:
-    """What all ``views`` of one thing agree on: equal values stay, dicts are compared key by
-    key (a key that some view lacks is left out), lists of the same length item by item, and
-    anything else that differs becomes ``None``.
-
-    >>> common([{"a": 1, "h": {"1": [3], "2": None}, "b": True}, {"a": 1, "h": {"1": None, "2": [4]}}])
-    {'a': 1, 'h': {'1': None, '2': None}}
-    >>> common([[{"x": 1, "m": True}], [{"x": 1, "m": False}]]), common([[1], []])
-    ([{'x': 1, 'm': None}], None)
-    """
-    first = views[0]
-    if all(v == first for v in views[1:]):
-        return first
-    if all(isinstance(v, dict) for v in views):
-        return {k: common([v[k] for v in views]) for k in first if all(k in v for v in views)}
-    if all(isinstance(v, list) for v in views) and len({len(v) for v in views}) == 1:
-        return [common(items) for items in zip(*views)]
-    return None
-
-
-def public_steps(by_seat: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The onlooker's steps: each step as every seat saw it (``common`` of the seats' views)."""
-    views = list(by_seat.values())
-    return [common([v[n] for v in views]) for n in range(len(views[0]))]
 
 
 def _name(table: Table, seat: str | None) -> str:
@@ -211,7 +188,8 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     if deck is not None:
         items.append(Text(WIDTH - 30, 618, f"Deck: {deck} card{'s' if deck != 1 else ''}", 18, fill=MUTED,
                           anchor="rb", max_width=300))
-    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in seats)}, step {step['i']}"
+    where = "the deal" if step["kind"] == "deal" else f"turn {turn}"
+    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in seats)}; {where}: {line}"
     return Scene(items=tuple(items), alt=alt)
 
 

@@ -37,9 +37,9 @@ RANK_ORDER = "AKQJT98765432"
 STRAIN_SYMBOL = {**SUIT_SYMBOL, "N": "NT"}
 
 #: a card in a hand, and one in the trick
-HAND_W, HAND_H = 46, 64
-#: a hand card's label size: ``10♣`` fits a card of ``HAND_W``
-HAND_LABEL = 17
+HAND_W, HAND_H = 48, 66
+#: a hand card's label size: ``10♣`` fits a card of ``HAND_W`` (cards side by side, edge to edge)
+HAND_LABEL = 18
 TRICK_W, TRICK_H = 56, 80
 #: North's and South's hands: one row of 13; West's and East's: two rows of 7 and 6
 ROW_STEP = 48
@@ -64,7 +64,7 @@ TRICK_AT = {
     "E": (MID_X + 60, MID_Y - TRICK_H / 2),
 }
 #: a name in a caption is cut to this many characters (the header cuts the whole line too)
-NAME_CHARS = 24
+NAME_CHARS = 16
 
 
 def label(code: str) -> str:
@@ -107,6 +107,7 @@ class _Story:
         last = steps[-1]
         self.partner: str | None = last.get("partner")
         self.over = last["phase"] == "over"
+        self.auction_over = last["phase"] != "auction"
         self.needed = 6 + int(self.contract[0]) if self.contract else None
         self.winners: tuple[str, ...] = ()
         self.declarer_won: bool | None = None
@@ -220,7 +221,7 @@ def _contract_box(table: Table, story: _Story) -> list[Item]:
         items.append(Text(x + 14, y + 40, "no bid yet" if not story.over else "passed out", 24, anchor="lt",
                           bold=True, max_width=w - 28))
         return items
-    items.append(Text(x + 14, y + 10, "Contract" if story.partner_card or story.over else "Highest bid", 18,
+    items.append(Text(x + 14, y + 10, "Contract" if story.auction_over else "Highest bid", 18,
                       fill=MUTED, anchor="lt"))
     items.append(Text(x + 14, y + 36, call_label(story.contract), 28, anchor="lt", bold=True))
     items.append(Text(x + 14, y + 74, _short(table.name(story.declarer or "")), 20, anchor="lt",

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule, SeatFigure
-from . import phh
+from . import drawing, phh
+from ...picture.scene import PUBLIC
 from .cards import cards_text
 from .bots import BOTS, play_game
 from .championship import championship_command
@@ -198,9 +199,6 @@ class Holdem(GameModule):
         >>> steps[1]["hole"]["p1"], steps[-1]["won"], steps[0]["places"]
         (['??', '??'], {'p2': 100}, 0)
         """
-        from ...picture.scene import PUBLIC  # the pictures' packages load when a picture is drawn
-        from . import drawing
-
         if view == PUBLIC:
             steps = replay.steps_json(onlooker=True)
         else:
@@ -214,8 +212,6 @@ class Holdem(GameModule):
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         """The picture of the last of ``steps`` (``drawing.draw``)."""
-        from . import drawing
-
         return drawing.draw(table, steps)
 
     def replay_lines(self, replay: HoldemReplay) -> list[str]:

@@ -23,7 +23,6 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from replay.codec.errors import CodeError
 
-from ...picture.scene import PUBLIC
 from ..base import Export, Fact, GameModule
 from . import drawing
 from .bots import BOTS, play_game
@@ -111,12 +110,6 @@ class PartyCards(GameModule):
         ``score_limit``, ``hand_size``, ``chat``, ``game_id``)."""
         return play_game(seed, bots=tuple(bots), **options)
 
-    def view_steps(self, replay: PartyReplay, view: str | None) -> list[dict[str, Any]]:
-        """Every step as ``view`` saw it; the onlooker's (``PUBLIC``) is what every invited seat
-        saw: no hand, no drawn card, no submission before the reveal, no author before the pick."""
-        if view == PUBLIC:
-            return drawing.public_steps({seat: replay.steps_json(seat) for seat in replay.seats})
-        return super().view_steps(replay, view)
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         return drawing.draw(table, steps)

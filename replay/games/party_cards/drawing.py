@@ -9,16 +9,16 @@ czar has picked), the answers as the view saw them, every seat's score, the czar
 (None, None, None)
 >>> table = Table("Party Cards", replay.seats, {"p5": "Eve"}, PUBLIC)
 >>> [i.text for i in draw(table, steps[:8]).items if isinstance(i, Text) and "czar" in i.text]
-['Eve is the czar · p2 answers', 'czar · 0 points']
+['Eve is the czar · p2 answers', 'czar']
 >>> n = round_step(steps, 3)
 >>> steps[n]["kind"], steps[n]["winner"]
 ('pick', 'p3')
 
-The onlooker's view (``public_steps``) is what every seat saw: no hand, no submission before
-the reveal, the revealed ones without their authors until the pick.
-
-Card texts are long and untrusted: they are wrapped into lines measured with the fonts the
-pictures are drawn with, and cut with an ellipsis where the room ends (``wrap``).
+The onlooker's view (``GameModule.view_steps``'s default, ``common_view`` of the seats' views)
+is what every seat saw: no hand, no submission before the reveal, the revealed ones without
+their authors until the pick. Card texts are long and untrusted: they are wrapped into lines
+measured with the fonts the pictures are drawn with, and cut with an ellipsis where the room
+ends (``wrap``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, Sequence
 
 from ...picture.fonts import measure
 from ...picture.kit import card_back, header, plate
-from ...picture.scene import (BLACK, CARD, CARD_EDGE, HIGHLIGHT, INK, MUTED, PANEL, WIDTH, Item, Rect, Scene,
-                              Table, Text)
+from ...picture.scene import (BLACK, CARD, CARD_EDGE, HIGHLIGHT, INK, MUTED, PANEL, WIDTH, Circle, Item, Rect,
+                              Scene, Table, Text)
 from ...picture.text import ELLIPSIS, clean, fit
 
 #: the question card (black, as in the game), the answers' column and the scores' strip
@@ -43,38 +43,17 @@ MAX_TEXT = 1200
 QUESTION_FACE = "#111111"
 
 
-def common(views: Sequence[Any]) -> Any:
-    """What all ``views`` of one thing agree on: equal values stay, dicts are compared key by
-    key (a key that some view lacks is left out), lists of the same length item by item, and
-    anything else that differs becomes ``None``.
-
-    >>> common([{"s": [{"n": 1, "mine": True}], "h": [1]}, {"s": [{"n": 1, "mine": False}], "h": []}])
-    {'s': [{'n': 1, 'mine': None}], 'h': None}
-    """
-    first = views[0]
-    if all(v == first for v in views[1:]):
-        return first
-    if all(isinstance(v, dict) for v in views):
-        return {k: common([v[k] for v in views]) for k in first if all(k in v for v in views)}
-    if all(isinstance(v, list) for v in views) and len({len(v) for v in views}) == 1:
-        return [common(items) for items in zip(*views)]
-    return None
-
-
-def public_steps(by_seat: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The onlooker's steps: each step as every invited seat saw it (``common`` of their views)."""
-    views = list(by_seat.values())
-    return [common([v[n] for v in views]) for n in range(len(views[0]))]
 
 
 def round_step(steps: Sequence[dict[str, Any]], number: int) -> int:
-    """The index of round ``number``'s picture among ``steps``: its (last) pick, or its last
-    step when the czar never picked; ``ValueError`` for a round the steps do not have."""
+    """The index of round ``number``'s picture among ``steps``: its pick (the first, where a
+    log has two), or its last step when the czar never picked, as the round's link opens at;
+    ``ValueError`` for a round the steps do not have."""
     last = pick = None
     for n, step in enumerate(steps):
         if step["round"] == number:
             last = n
-            if step["kind"] == "pick":
+            if step["kind"] == "pick" and pick is None:
                 pick = n
     if last is None or number < 1:
         raise ValueError(f"round {number!r} is not a round of this game")
@@ -83,8 +62,26 @@ def round_step(steps: Sequence[dict[str, Any]], number: int) -> int:
 
 # --- text ----------------------------------------------------------------------------------------
 
-def _words(text: str) -> list[str]:
-    return [w for w in (clean(w) for w in re.split(r"\s+", str(text)[:MAX_TEXT])) if w]
+def _words(runs: Sequence[tuple[str, bool]]) -> list[tuple[str, bool, bool]]:
+    """``runs`` as words ``(word, lit, space_before)``: a word glued to the one before (``coat``
+    then ``.`` across two runs) keeps no space between them."""
+    out: list[tuple[str, bool, bool]] = []
+    space = False
+    budget = MAX_TEXT
+    for text, lit in runs:
+        text = str(text)[:budget]
+        budget -= len(text)
+        for piece in re.split(r"(\s+)", text):
+            if not piece:
+                continue
+            if piece.isspace():
+                space = True
+                continue
+            word = clean(piece)
+            if word:
+                out.append((word, lit, space and bool(out)))
+                space = False
+    return out
 
 
 def _break(word: str, size: float, bold: bool, width: float) -> list[str]:
@@ -103,18 +100,20 @@ def wrap(runs: Sequence[tuple[str, bool]], size: float, width: float, lines: int
     """``runs`` (text, lit) laid into at most ``lines`` lines of ``width``: each line a list of
     (text, lit) pieces, the last cut with an ellipsis when the text goes on. Lit text is bold.
 
-    >>> wrap([("Why can't I sleep at night?", False), ("Bees.", True)], 20, 200, 3)
+    >>> wrap([("Why can't I sleep at night? ", False), ("Bees.", True)], 20, 200, 3)
     [[("Why can't I sleep at", False)], [('night?', False), (' Bees.', True)]]
+    >>> wrap([("It ends with ", False), ("a trench coat", True), (".", False)], 20, 400, 2)
+    [[('It ends with', False), (' a trench coat', True), ('.', False)]]
     >>> wrap([("word " * 50, False)], 20, 120, 2)[-1][-1][0].endswith("…")
     True
     """
     out: list[list[tuple[str, bool]]] = [[]]
     used = 0.0
     space = measure(" ", size, False)
-    words = [(w, lit) for text, lit in runs for w in _words(text)]
-    for number, (word, lit) in enumerate(words):
+    for word, lit, spaced in _words(runs):
         w = measure(word, size, lit)
-        if out[-1] and used + space + w > width:
+        gap = space if spaced else 0.0
+        if out[-1] and used + gap + w > width:
             if len(out) == lines:
                 _ellipsis(out[-1], size, width)
                 return out
@@ -128,7 +127,7 @@ def wrap(runs: Sequence[tuple[str, bool]], size: float, width: float, lines: int
                     return out
                 out.append([])
                 used = 0.0
-            lead = " " if out[-1] else ""
+            lead = " " if out[-1] and spaced and not k else ""
             if out[-1] and out[-1][-1][1] == lit:
                 out[-1][-1] = (out[-1][-1][0] + lead + piece, lit)
             else:
@@ -246,29 +245,33 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
 
 
 def _scores(items: list[Item], table: Table, step: dict[str, Any]) -> None:
-    seats = [s for s in table.seats if step["status"].get(s) in ("in", "left") or step.get("round", 0) == 0]
-    seats = seats or list(table.seats)
+    """Every seat in the game: its plate (the czar's says so) and its score on a badge."""
+    lobby = step.get("round", 0) == 0
+    seats = [s for s in table.seats if lobby or step["status"].get(s) in ("in", "left")] or list(table.seats)
     per_row = len(seats) if len(seats) <= 5 else (len(seats) + 1) // 2
-    width = min(224.0, (WIDTH - 48 - 8 * (per_row - 1)) / per_row)
-    row_h = 44 if len(seats) > per_row else 64
+    slot = min(232.0, (WIDTH - 48 - 8 * (per_row - 1)) / per_row)
+    badge = 0 if lobby else 44
+    row_h = 44 if len(seats) > per_row else 60
     for n, seat in enumerate(seats):
         row, col = divmod(n, per_row)
         in_row = min(per_row, len(seats) - row * per_row)
-        left = (WIDTH - in_row * width - (in_row - 1) * 8) / 2
-        cx = left + col * (width + 8) + width / 2
+        left = (WIDTH - in_row * slot - (in_row - 1) * 8) / 2 + col * (slot + 8)
         cy = SCORES_TOP + row_h / 2 + row * (row_h + 8)
-        score = step["scores"].get(seat, 0)
         status = step["status"].get(seat)
-        if step.get("round", 0) == 0:
+        if lobby:
             detail = {"in": "joined", "invited": "invited", "declined": "declined", "left": "left"}.get(status, "")
         else:
-            detail = f"{score} point{'s' if score != 1 else ''}"
-            if step.get("czar") == seat:
-                detail = "czar · " + detail
-            elif status == "left":
-                detail += " · left"
-        items.extend(plate(cx, cy, _plain(table, seat), detail, to_act=step.get("to_act") == seat,
-                           won=step.get("winner") == seat, w=width, h=row_h - 4))
+            detail = "czar" if step.get("czar") == seat else "left" if status == "left" else ""
+        items.extend(plate(left + (slot - badge) / 2, cy, _plain(table, seat), detail,
+                           to_act=step.get("to_act") == seat, won=step.get("winner") == seat,
+                           w=slot - badge, h=row_h - 4))
+        if not lobby:
+            score = step["scores"].get(seat, 0)
+            r = min(19.0, (row_h - 6) / 2)
+            items += [Circle(left + slot - r - 1, cy, r, fill=CARD, stroke=HIGHLIGHT if step.get("winner") == seat
+                             else CARD_EDGE, stroke_width=2),
+                      Text(left + slot - r - 1, cy, str(score), 20, fill=BLACK, anchor="mm", bold=True,
+                           max_width=2 * r - 4)]
 
 
 def _winning(step: dict[str, Any]) -> dict[str, Any] | None:
@@ -328,7 +331,8 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     items.append(Text(WIDTH / 2, 494, line, 22, fill=HIGHLIGHT if step.get("winner") else INK, anchor="mm",
                       bold=True, max_width=WIDTH - 48))
     _scores(items, table, step)
-    alt = f"{table.title}: {', '.join(_plain(table, s, 300) for s in table.seats)}, step {step['i']}"
-    if number:
-        alt += f", round {number}"
+    where = f"round {number}" if number else "the lobby"
+    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in table.seats)}; {where}: {line}"
+    if winning is not None:
+        alt += ". " + fit("".join(s["text"] for s in winning["segments"]), 20, False, 2000)
     return Scene(items=tuple(items), alt=alt)

@@ -31,7 +31,7 @@ CARD_W, CARD_H = 56, 80
 #: a hand shows at most this many cards, then ``+n``
 MAX_SHOWN = 16
 #: a name in a caption is cut to this many characters (the header cuts the whole line too)
-NAME_CHARS = 24
+NAME_CHARS = 16
 #: where each seat sits, by its place in the table's order: (plate centre y, hand top y)
 TOP, BOTTOM = (90, 122), (580, 452)
 PILE_X, DISCARD_X, DRAWN_X, PILE_Y = 400, 744, 572, 266

@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from replay.games.coup import GAME
-from replay.games.coup.drawing import NAMES, caption, common, draw
+from replay.games.base import common_view as common
+from replay.games.coup.drawing import NAMES, caption, draw
 from replay.picture import picture, scene_at
 from replay.picture.scene import HIGHLIGHT, PUBLIC, Rect, Table, Text
 

@@ -197,3 +197,27 @@ def test_wrap_cuts_words_wider_than_the_line():
     lines = wrap([("x" * 500, False)], 20, 200, 3)
     assert len(lines) == 3 and lines[-1][-1][0].endswith("…")
     assert all(measure(piece, 20, False) <= 200 for line in lines for piece, _ in line)
+
+
+def test_the_round_svg_is_the_round_scene_escaped():
+    import xml.etree.ElementTree as ET
+
+    from replay.games.party_cards.image import round_svg
+    from replay.picture.svg import svg
+
+    data = won_dict()
+    data["hands"]["p2"][0]["text"] = "<img src=x onerror=alert(1)> ]]> </svg> \u202eRTL"
+    data["players"]["p2"]["name"] = "<b>Bo</b> & \"co\""
+    replay = GAME.judge(GAME.parse(data))
+    document = round_svg(replay, 1)
+    assert document == svg(round_scene(replay, 1))
+    root = ET.fromstring(document)  # parses: nothing broke out
+    tag = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{tag}svg" and (root.get("width"), root.get("height")) == ("1200", "630")
+    assert all(el.tag.startswith(tag) for el in root.iter())
+    assert not [el for el in root.iter() if el.tag.endswith(("}img", "}script", "}b", "}x"))]
+    assert "<img" not in document and "&lt;img src=x onerror=alert(1)&gt;" in document and "\u202e" not in document
+    text = re.sub(r"\s+", " ", " ".join("".join(t.itertext()) for t in root.iter(f"{tag}text")))
+    assert "<img src=x onerror=alert(1)> ]]> </svg> RTL" in text and "<b>Bo</b> & \"co\"" in text
+    names = round_svg(replay, 1, {"p2": "Zed"})
+    assert "Zed" in names and "&lt;b&gt;Bo" not in names  # the link's names replace the log's

@@ -1,15 +1,13 @@
 """A round's picture: ``/r/<code>/round/<n>.svg``, ``/g/<id>/round/<n>.svg`` and
 ``/u/<token>/round/<n>.svg``, the SVG of ``replay.games.party_cards.image.round_svg``
-(1200x630: chat apps' preview size), which the round pages name in ``og:image``.
+(1200x630: chat apps' preview size): the party-cards drawing of the round's pick as an onlooker
+saw it, with the page's names, the same picture as that step's PNG (``/picture.png``).
 
-Card texts are untrusted: ``round_svg`` escapes them, and the response forbids any script
-anyway (its own Content-Security-Policy: ``default-src 'none'``, ``script-src 'none'`` and a
+Card texts are untrusted: ``replay.picture.svg`` cleans, cuts and escapes them, and the
+response forbids any script anyway (its own Content-Security-Policy: ``default-src 'none'``, ``script-src 'none'`` and a
 ``sandbox``; ``nosniff``), so an SVG opened on its own runs nothing. Code pictures never change
 (a year's caching, immutable, with an ETag); an archived game's for five minutes like its page;
 an unlisted upload's are private.
-
-No PNG: nothing in the project can rasterise an SVG without a new dependency (Pillow, Cairo
-or a browser); chat apps that want a PNG fall back to the title and description.
 """
 
 from __future__ import annotations
@@ -48,9 +46,9 @@ def svg_response(game, raw: str, cache_control: str, version: str = "") -> Respo
     if game.board.game != "party-cards":
         raise PageError(f"only party-cards games have round pictures, not {game.board.game} games", 404)
     n = round_number(raw, game.replay)
-    etag = etag_for("party-svg", request.full_path, version)
+    etag = etag_for("party-round-scene", request.full_path, version)  # the drawing, not the old SVG
     response = Response(status=304) if request.if_none_match.contains_weak(etag) else Response(
-        round_svg(game.replay, n).encode("utf-8"), mimetype="image/svg+xml")
+        round_svg(game.replay, n, game.names).encode("utf-8"), mimetype="image/svg+xml")
     if response.status_code == 200:
         response.charset = "utf-8"
     response.set_etag(etag, weak=True)
