@@ -17,7 +17,10 @@ def drawn_games() -> list[str]:
 
 
 def asked(href: str) -> dict[str, list[str]]:
-    return parse_qs(urlsplit(href).query)
+    """The step and view a link asks for (the names a link may carry aside)."""
+    found = parse_qs(urlsplit(href).query)
+    found.pop("players", None)
+    return found
 
 
 def wait_ready(page) -> None:

@@ -184,7 +184,10 @@ def _social_image(game: ViewedGame, view: dict[str, Any], options: dict[str, Any
         return {"image": og["image"], "type": kind, "width": og.get("width"), "height": og.get("height"),
                 "alt": og.get("image_alt") or game.title}
     if og.get("step") is not None:
-        return pictures.preview(game, base, int(og["step"]), og.get("view") or request.args.get("view"), game.title)
+        found = pictures.preview(game, base, int(og["step"]), og.get("view") or request.args.get("view"), game.title)
+        if found is not None and og.get("image_alt"):
+            found["alt"] = og["image_alt"]
+        return found
     return pictures.preview(game, base, options["step"], request.args.get("view"), game.title)
 
 
