@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from replay.games.party_cards.drawing import round_step
 from tests.conftest import SAMPLE_LOGS
 
 PARTY = SAMPLE_LOGS / "party-cards"
@@ -183,9 +184,12 @@ def test_og_tags_are_present_escaped_and_name_the_round_picture(client):
     text = client.get(f"/r/{code}?round=1", base_url="https://replays.example").get_data(as_text=True)
     meta = parse_page(text).meta
     # the picture's address carries the players' names on (every seat, percent-encoded)
-    assert meta["og:image"] == (f"https://replays.example/r/{code}/round/1.svg?players="
+    # (the PNG of the round's pick, as an onlooker saw it: the same drawing as /round/1.svg)
+    replay = log_of(HOSTILE).replay()
+    step = round_step(replay.game.view_steps(replay, None), 1)
+    assert meta["og:image"] == (f"https://replays.example/r/{code}/picture.png?players="
                                 "%3Cscript%3Ealert%281%29%3C%2Fscript%3E,%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E,"
-                                "Bo%20%F0%9F%90%90,Di%20%26%20%22co%22")
+                                f"Bo%20%F0%9F%90%90,Di%20%26%20%22co%22&step={step}&view=public")
     assert meta["og:image:width"] == "1200" and meta["og:image:height"] == "630"
     assert meta["twitter:card"] == "summary_large_image" and meta["twitter:image"] == meta["og:image"]
     assert meta["og:title"] == f"Party Cards, round 1: <script>alert(1)</script> picked {IMG}\u2019s answer"

@@ -4,8 +4,8 @@ The replay object (``replay.games.party_cards``' ``PartyReplay``) offers
 ``steps_json(seat=None)`` (per step: ``round``, ``czar``, ``question``, ``submissions`` with
 ``segments`` (the question with the answers in its blanks, plain data), ``choice``,
 ``round_winner``, ``scores``, ``status``, ``hands``, ``hand_sizes``, ``cards``, ``text``...),
-``round_record(n)``, ``findings``, ``winners``, ``rounds`` and ``end_reason``. Nothing here
-imports the party-cards package, so the viewer loads without it.
+``round_record(n)``, ``findings``, ``winners``, ``rounds`` and ``end_reason``; from the game's
+package it takes only the blank-filling rule and which step a round's picture shows.
 
 A seat's view is built from ``steps_json(seat)`` alone: the page embeds what that seat could
 see (its own hand, submissions without authors until the pick), never the open data hidden by
@@ -29,6 +29,7 @@ from typing import Any
 
 from viewer.meta import meta_text
 from replay.games.party_cards.cards import fill_blanks
+from replay.games.party_cards.drawing import round_step
 from flask import has_request_context, request
 from viewer.errors import PageError
 
@@ -230,9 +231,10 @@ def og_tags(game: Any, round_number: int | None, base: str) -> dict[str, Any]:
         "title": plain(f"Party Cards, round {round_number}: {said}", 120),
         "description": plain(filled),
         "url": base + game.path + query + f"{sep}round={round_number}",
-        "image": base + game.path + f"/round/{round_number}.svg" + query,
+        # the preview's picture: the PNG of the round's pick as an onlooker saw it (the shell
+        # draws it, viewer/services/replay.py); /round/<n>.svg is the same drawing as SVG
+        "step": round_step(replay.game.view_steps(replay, None), round_number), "view": "public",
         "image_alt": plain(f"Round {round_number}: {filled}"),
-        "width": 1200, "height": 630,
     }
 
 
