@@ -345,4 +345,5 @@ _OPEN_LOCK = threading.Lock()
 
 _OEMBED_GAME = re.compile(r"^(?:/embed)?/g/([^/?#.]+)/?$")
 GUARDED_ENDPOINTS = {"replay.archived_page", "replay.archived_json", "replay.archived_log",
-                     "replay.archived_export", "replay.archived_analysis", "embed.embed_archived"}
+                     "replay.archived_export", "replay.archived_analysis", "embed.embed_archived",
+                     "picture.archived_picture", "picture.archived_gif", "picture.archived_mp4"}
