@@ -13,7 +13,8 @@ games' pictures look alike: the same cards, the same plates, the same header.
 from __future__ import annotations
 
 from .scene import (BLACK, CARD, CARD_BACK, CARD_EDGE, HIGHLIGHT, INK, MUTED, PANEL, RED, Item, Rect,
-                    Text, WIDTH)
+                    Table, Text, WIDTH)
+from .text import fit
 
 #: a card's size on the canvas (a game may pass its own)
 CARD_W, CARD_H = 56, 80
@@ -79,3 +80,13 @@ def header(title: str, caption: str = "", height: float = 56) -> tuple[Item, ...
     if caption:
         items.append(Text(WIDTH - 24, height / 2, caption, 22, fill=MUTED, anchor="rm", max_width=WIDTH - 500))
     return tuple(items)
+
+
+def short_name(table: Table, seat: str, width: float = 400, size: float = 20) -> str:
+    """``seat``'s player's name cut to ``width`` at ``size`` bold: for names inside a sentence or
+    an alt text (a name as long as a book costs the scene nothing).
+
+    >>> short_name(Table("Coup", ("1",), {"1": "x" * 10_000}), "1", width=100).endswith("…")
+    True
+    """
+    return fit(table.name(seat), size, True, width)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...picture.kit import card, card_back, header, plate
+from ...picture.kit import card, card_back, header, plate, short_name
 from ...picture.scene import BLACK, HIGHLIGHT, INK, MUTED, PANEL, RED, WIDTH, Circle, Item, Rect, Scene, Table, Text
 from ...picture.text import fit
 from .cards import CARD_NAMES, CARD_TEXT
@@ -139,7 +139,7 @@ def _card(x: float, y: float, letter: str | None, lost: bool = False, lit: bool 
 def _seat(table: Table, step: dict[str, Any], seat: str, cx: float, row: tuple[int, int]) -> list[Item]:
     coins = step["coins"].get(seat, 0)
     out = seat in (step.get("out") or ()) and step.get("winner") != seat
-    items = list(plate(cx, row[0], _plain(table, seat), "out of the game" if out else "", to_act=step.get("to_act") == seat,
+    items = list(plate(cx, row[0], short_name(table, seat), "out of the game" if out else "", to_act=step.get("to_act") == seat,
                        won=step.get("winner") == seat, w=PLATE_W, h=48))
     # the coins: a gold coin beside the plate
     items += [Circle(cx + PLATE_W / 2 + 30, row[0], 22, fill=COIN, stroke=COIN_EDGE, stroke_width=2),
@@ -156,10 +156,6 @@ def _seat(table: Table, step: dict[str, Any], seat: str, cx: float, row: tuple[i
         items += _card(x0 + n * (CARD_W + 12), row[1], letter, is_lost, lit)
     return items
 
-
-def _plain(table: Table, seat: str, width: float = 400) -> str:
-    """A player's name cut to ``width`` (a name as long as a book costs the scene nothing)."""
-    return fit(table.name(seat), 20, True, width)
 
 
 def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
@@ -189,7 +185,7 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
         items.append(Text(WIDTH - 30, 618, f"Deck: {deck} card{'s' if deck != 1 else ''}", 18, fill=MUTED,
                           anchor="rb", max_width=300))
     where = "the deal" if step["kind"] == "deal" else f"turn {turn}"
-    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in seats)}; {where}: {line}"
+    alt = f"{table.title}, {', '.join(short_name(table, s, 300) for s in seats)}; {where}: {line}"
     return Scene(items=tuple(items), alt=alt)
 
 

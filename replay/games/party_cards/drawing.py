@@ -27,7 +27,7 @@ import re
 from typing import Any, Sequence
 
 from ...picture.fonts import measure
-from ...picture.kit import card_back, header, plate
+from ...picture.kit import card_back, header, plate, short_name
 from ...picture.scene import (BLACK, CARD, CARD_EDGE, HIGHLIGHT, INK, MUTED, PANEL, WIDTH, Circle, Item, Rect,
                               Scene, Table, Text)
 from ...picture.text import ELLIPSIS, clean, fit
@@ -225,7 +225,7 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
                               max_width=32))
             left += 34
         author = sub.get("seat")
-        tag = ("you" if sub.get("mine") else _plain(table, author)) if author is not None else None
+        tag = ("you" if sub.get("mine") else short_name(table, author)) if author is not None else None
         right = x + w - 12
         if tag:
             tag_w = min(160.0, measure(clean(tag)[:40], size - 2, True) + 4)
@@ -240,7 +240,7 @@ def _answers(items: list[Item], table: Table, step: dict[str, Any]) -> None:
     for n, seat in enumerate(hidden, start=len(shown)):
         top = y + n * (row_h + gap)
         items.extend(card_back(x, top, w, row_h))
-        items.append(Text(x + w / 2, top + row_h / 2, f"{_plain(table, seat)}: an answer", size, fill=INK,
+        items.append(Text(x + w / 2, top + row_h / 2, f"{short_name(table, seat)}: an answer", size, fill=INK,
                           anchor="mm", bold=True, max_width=w - 24))
 
 
@@ -262,7 +262,7 @@ def _scores(items: list[Item], table: Table, step: dict[str, Any]) -> None:
             detail = {"in": "joined", "invited": "invited", "declined": "declined", "left": "left"}.get(status, "")
         else:
             detail = "czar" if step.get("czar") == seat else "left" if status == "left" else ""
-        items.extend(plate(left + (slot - badge) / 2, cy, _plain(table, seat), detail,
+        items.extend(plate(left + (slot - badge) / 2, cy, short_name(table, seat), detail,
                            to_act=step.get("to_act") == seat, won=step.get("winner") == seat,
                            w=slot - badge, h=row_h - 4))
         if not lobby:
@@ -310,10 +310,6 @@ def caption(table: Table, step: dict[str, Any]) -> str:
     return who
 
 
-def _plain(table: Table, seat: str, width: float = 400) -> str:
-    """A player's name cut to ``width`` (a name as long as a book costs the scene nothing)."""
-    return fit(table.name(seat), 20, True, width)
-
 
 def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
     """The last of ``steps`` as a picture (1200x630)."""
@@ -332,7 +328,7 @@ def draw(table: Table, steps: Sequence[dict[str, Any]]) -> Scene:
                       bold=True, max_width=WIDTH - 48))
     _scores(items, table, step)
     where = f"round {number}" if number else "the lobby"
-    alt = f"{table.title}, {', '.join(_plain(table, s, 300) for s in table.seats)}; {where}: {line}"
+    alt = f"{table.title}, {', '.join(short_name(table, s, 300) for s in table.seats)}; {where}: {line}"
     if winning is not None:
         alt += ". " + fit("".join(s["text"] for s in winning["segments"]), 20, False, 2000)
     return Scene(items=tuple(items), alt=alt)
