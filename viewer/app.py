@@ -61,6 +61,11 @@ DEFAULTS: dict[str, Any] = {
     "RENDER_BUSY_RETRY_SECONDS": 5,  # Retry-After of that 503
     "IMAGE_CACHE_BYTES": 32 * 1024 * 1024,  # rendered images kept in memory per process, in bytes
     "ANIMATION_MAX_FRAMES": 400,  # frames (steps) in one GIF or MP4 (413 past it)
+    # all clients together: drawing may take at most this share of a process's time, on
+    # average (a burst of RENDER_BURST_SECONDS at once); past it 503, so that many clients
+    # (a link posted to a large chat) cannot fill the workers with drawings either
+    "RENDER_SHARE": 0.5,
+    "RENDER_BURST_SECONDS": 10.0,
     # per client: a chat app fetches one PNG per link posted, a reader clicks "Picture" now and
     # then; cached answers and 304s are free. A PNG costs ~50 ms, an animation ~25 ms a frame
     "PICTURE_RATE_PER_MINUTE": 30,

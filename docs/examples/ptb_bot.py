@@ -17,6 +17,7 @@ nothing on the network: ``main()`` builds the bot and runs it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import sys
@@ -83,15 +84,22 @@ def game_reply(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup
     return f"Game over: {logger.replay.summary_line()}", replay_keyboard(logger.link(base))
 
 
+def telegram_length(text: str) -> int:
+    """A text's length as Telegram counts it: in UTF-16 code units (an emoji counts two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def game_post(logger: GameLogger, base: str) -> tuple[str, InlineKeyboardMarkup, bytes | None]:
-    """What the bot posts when a game ends: the caption (the result and the replay's link, cut
-    to Telegram's 1,024 characters), the "View the replay" button, and the game's animation (an
+    """What the bot posts when a game ends: the caption (the result, cut to fit Telegram's 1,024
+    characters, and the replay's link, whole), the "View the replay" button, and the game's animation (an
     H.264 MP4 of every step, 720x378; ``None`` if it is over Telegram's 50 MB, never for a
     game of cards: a whole bridge game is about 100 KB)."""
     text, keyboard = game_reply(logger, base)
-    caption = f"{text}\n{logger.link(base)}"
-    if len(caption) > MAX_CAPTION:
-        caption = text[:MAX_CAPTION - 1] + "…"
+    link = logger.link(base)
+    room = MAX_CAPTION - telegram_length(link) - 1  # the link always goes whole; the result is cut
+    while telegram_length(text) > room:
+        text = text[:-2] + "…"
+    caption = f"{text}\n{link}"
     animation = logger.animation(format="mp4")
     return caption, keyboard, animation if len(animation) <= MAX_ANIMATION_BYTES else None
 
@@ -100,7 +108,8 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     game_id = f"tg-{message.chat_id}/{message.message_id}"
     logger = play_table(game_id, context.bot_data["log_dir"], random.Random())
-    caption, keyboard, animation = game_post(logger, context.bot_data["viewer"])
+    # drawn in a thread: the MP4 takes most of a second, and the bot keeps answering meanwhile
+    caption, keyboard, animation = await asyncio.to_thread(game_post, logger, context.bot_data["viewer"])
     if animation is None:
         await message.reply_text(caption, reply_markup=keyboard)
         return

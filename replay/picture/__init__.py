@@ -20,7 +20,7 @@ True
 >>> picture(replay, view="P3")
 Traceback (most recent call last):
 ...
-replay.picture.PictureError: no view 'P3' in this UNO Lite game: all, public, P1, P2
+replay.picture.errors.PictureError: no view 'P3' in this UNO Lite game: all, public, P1, P2
 """
 
 from __future__ import annotations
@@ -49,9 +49,15 @@ FORMATS = {"gif": "image/gif", "mp4": "video/mp4"}
 
 
 
+#: the views that are no seat (a seat of that name is not a view of its own: a log may name
+#: its seats freely, and ``public`` must never mean one seat's hand)
+RESERVED_VIEWS = ("all", "public")
+
+
 def views(replay: Any) -> list[str]:
-    """The views a picture of ``replay`` may take: ``all``, ``public`` and each seat."""
-    return ["all", "public", *replay.game.seat_order(replay.log)]
+    """The views a picture of ``replay`` may take: ``all``, ``public`` and each seat (but a
+    seat called ``all`` or ``public``)."""
+    return [*RESERVED_VIEWS, *(s for s in replay.game.seat_order(replay.log) if s not in RESERVED_VIEWS)]
 
 
 def resolve_view(replay: Any, view: str | None, step: int | None = None) -> str | None:
@@ -61,11 +67,10 @@ def resolve_view(replay: Any, view: str | None, step: int | None = None) -> str 
         return PUBLIC if step is None else None
     if view == "all":
         return None
-    seats = replay.game.seat_order(replay.log)
-    if view in seats:
-        return view
-    if view == "public":
+    if view == "public":  # before the seats: a seat may be called "public"
         return PUBLIC
+    if view in replay.game.seat_order(replay.log):
+        return view
     raise PictureError(f"no view {str(view)[:40]!r} in this {replay.game.title} game: {', '.join(views(replay))}")
 
 

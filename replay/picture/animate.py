@@ -45,7 +45,7 @@ True
 >>> gif([], [], scale=0.5)
 Traceback (most recent call last):
 ...
-replay.picture.animate.PictureError: an animation needs at least one scene
+replay.picture.errors.PictureError: an animation needs at least one scene
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def _check(scenes: Sequence[Scene], durations_ms: Sequence[int], scale: float) -
     >>> _check([Scene()], [100, 200], 1.0)
     Traceback (most recent call last):
     ...
-    replay.picture.animate.PictureError: 1 scene but 2 durations: one duration a scene
+    replay.picture.errors.PictureError: 1 scene but 2 durations: one duration a scene
     """
     if not scenes:
         raise PictureError("an animation needs at least one scene")

@@ -247,3 +247,19 @@ def test_the_aiogram_bot_sends_the_animation_with_the_link_as_caption(monkeypatc
     assert mimetypes.guess_type(method.animation.filename)[0] == "video/mp4"  # what aiohttp sends it as
     check_animation(method.animation.data)
     assert (method.width, method.height) == (720, 378)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_long_result_is_cut_and_the_link_always_goes_whole(name, monkeypatch, tmp_path):
+    import random
+
+    example = load(name, monkeypatch)
+    logger = example.play_table("tg-42/8", tmp_path, random.Random(6))
+    real = example.game_reply
+    monkeypatch.setattr(example, "game_reply", lambda lg, base: ("Game over: " + "🂡 spades " * 300, real(lg, base)[1]))
+    caption, _, animation = example.game_post(logger, BASE)
+    link = logger.link(BASE)
+    assert caption.endswith("\n" + link) and caption.startswith("Game over: 🂡")
+    assert len(caption.encode("utf-16-le")) // 2 <= TELEGRAM_CAPTION_LIMIT  # as Telegram counts
+    assert len(caption.encode("utf-16-le")) // 2 > TELEGRAM_CAPTION_LIMIT - 10  # cut, not emptied
+    assert animation is not None

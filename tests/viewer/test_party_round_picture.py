@@ -89,3 +89,29 @@ def test_the_round_picture_is_drawn_at_the_step_the_round_link_opens_at():
         marks = round_marks(steps)
         assert len(marks) == replay.rounds
         assert [round_step(steps, m["round"]) for m in marks] == [m["open"] for m in marks]
+
+
+def test_round_pictures_take_from_the_clients_picture_rate(tmp_path):
+    """A round's SVG is a drawing like a PNG: past the client's picture burst, a 429; the
+    picture already drawn is still answered (from memory, and 304 to its validator)."""
+    from viewer.app import create_app
+
+    from replay.codec import encode
+    from replay.games import get
+
+    game = get("party-cards")
+    log = game.selfplay(seed=5)
+    code = encode(log)
+    names = ",".join(f"Player{n}" for n in range(len(game.seat_order(log))))
+    client = create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'a.db'}", "PICTURE_RATE_BURST": 2,
+                         "PICTURE_RATE_PER_MINUTE": 1}).test_client()
+    first = client.get(f"/r/{code}/round/1.svg")
+    assert first.status_code == 200
+    assert client.get(f"/r/{code}/round/2.svg").status_code == 200
+    refused = client.get(f"/r/{code}/round/3.svg")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert client.get(f"/r/{code}/round/1.svg").status_code == 200  # from memory: no token
+    assert client.get(f"/r/{code}/round/1.svg", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    # the validator changes with the names the link gives: the first one's is no match there
+    named = client.get(f"/r/{code}/round/1.svg?players={names}", headers={"If-None-Match": first.headers["ETag"]})
+    assert named.status_code == 429  # not a 304: to be drawn, and this client's burst is spent

@@ -392,6 +392,23 @@ def test_renders_past_the_process_budget_are_503_and_pages_still_open(site_facto
     assert client.get(f"{base}?step=4").status_code == 200
 
 
+def test_drawing_past_the_process_share_of_time_is_503_for_every_client(site_factory):
+    """All clients together may draw only RENDER_SHARE of a process's time: a flood from many
+    addresses (a link posted to a large chat) gets 503s, not the workers."""
+    app, entry = site_factory({"RENDER_SHARE": 0.001, "RENDER_BURST_SECONDS": 0.001,
+                               "PICTURE_RATE_BURST": 1000})
+    base = f"/r/{entry['code']}/picture.png"
+    first = app.test_client().get(f"{base}?step=1", environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    assert first.status_code == 200  # the budget had time left: drawn, and charged what it took
+    other = app.test_client().get(f"{base}?step=2", environ_base={"REMOTE_ADDR": "10.0.0.2"},
+                                  headers={"Accept": "application/json"})
+    assert other.status_code == 503 and int(other.headers["Retry-After"]) >= 1
+    assert "drawing as many pictures as it can" in other.get_json()["error"]
+    # what is drawn already costs no drawing time, and pages are never refused
+    assert app.test_client().get(f"{base}?step=1", environ_base={"REMOTE_ADDR": "10.0.0.3"}).data == first.data
+    assert app.test_client().get(f"/r/{entry['code']}").status_code == 200
+
+
 def test_a_render_waits_briefly_for_a_slot(site_factory):
     from viewer.services.picture import render_slots
 

@@ -36,6 +36,7 @@ import hashlib
 import inspect
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ from flask import Response, current_app, request
 
 from replay import picture as pictures
 from replay.games import get as get_game
+from replay.games.base import GameModule
 from replay.games import names as game_names
 
 from .. import ratelimit
@@ -180,9 +182,9 @@ def _files_of(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
 
 @functools.cache
 def renderer_version() -> str:
-    """A hash of what draws the images: ``replay/picture`` (its sources and bundled fonts) and
+    """A hash of what draws the images: ``replay/picture`` (its sources and bundled fonts),
     every registered game's package (its sources: the drawing, and the rules that make the
-    steps it draws). A release that changes any of them changes every image's validator.
+    steps it draws) and the game interface (``replay/games/base.py``: the default views). A release that changes any of them changes every image's validator.
 
     >>> len(renderer_version()), renderer_version() == renderer_version()
     (16, True)
@@ -192,6 +194,8 @@ def renderer_version() -> str:
     folders = [(root, ("*.py", "*.ttf", "*.otf", "*.woff", "*.woff2", "*.json"))]
     for name in game_names():
         folders.append((Path(inspect.getfile(type(get_game(name)))).resolve().parent, ("*.py",)))
+    # and the interface: its default views (the onlooker's) make the steps some games draw
+    folders.append((Path(inspect.getfile(GameModule)).resolve().parent, ("base.py",)))
     for folder, patterns in folders:
         for path in _files_of(folder, patterns):
             digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
@@ -282,9 +286,51 @@ def render_slots() -> threading.BoundedSemaphore:
     return _shared("render-slots", make)
 
 
-def busy_response() -> Response:
+class RenderTime:
+    """The process's drawing time, all clients together: a bucket of seconds that fills at
+    ``share`` seconds a second up to ``burst``; a drawing may start while the bucket is not
+    empty and is charged what it took after. ``wait()`` says how long until it may.
+
+    >>> now = [0.0]
+    >>> budget = RenderTime(share=0.5, burst=1.0, clock=lambda: now[0])
+    >>> budget.wait(), budget.spend(3.0), budget.wait()
+    (0.0, None, 4.0)
+    >>> now[0] = 4.5; budget.wait()
+    0.0
+    """
+
+    def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        if not 0 < share <= 1 or burst <= 0:
+            raise ValueError(f"RENDER_SHARE is above 0 and at most 1 ({share}), RENDER_BURST_SECONDS above 0 ({burst})")
+        self.share, self.burst, self.clock = share, burst, clock
+        self.tokens, self.last = burst, clock()
+        self.lock = threading.Lock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.share)
+        self.last = now
+
+    def wait(self) -> float:
+        with self.lock:
+            self._refill()
+            return 0.0 if self.tokens > 0 else -self.tokens / self.share
+
+    def spend(self, seconds: float) -> None:
+        with self.lock:
+            self._refill()
+            self.tokens -= seconds
+
+
+def render_time() -> RenderTime:
+    """The process's drawing-time budget (``RENDER_SHARE``, ``RENDER_BURST_SECONDS``)."""
+    cfg = current_app.config
+    return _shared("render-time", lambda: RenderTime(float(cfg["RENDER_SHARE"]), float(cfg["RENDER_BURST_SECONDS"])))
+
+
+def busy_response(wait: float | None = None) -> Response:
     """The 503 for a render past the process's budget, with ``Retry-After``."""
-    seconds = int(current_app.config["RENDER_BUSY_RETRY_SECONDS"])
+    seconds = int(current_app.config["RENDER_BUSY_RETRY_SECONDS"]) if wait is None else max(1, int(wait + 0.999))
     response = error_response(f"the server is drawing as many pictures as it can right now: try again in "
                               f"{seconds} s", 503, "Busy")
     response.headers["Retry-After"] = str(seconds)
@@ -305,6 +351,36 @@ def render(ask: Ask, game: ViewedGame, first: int, last: int) -> bytes:
         raise PageError(str(exc), 400, BAD_TITLE) from None
 
 
+def drawn(etag: str, bucket: str, prepare: Callable[[], Callable[[], bytes]]) -> bytes | Response:
+    """The bytes of the image ``etag`` names: from memory, or drawn. ``prepare()`` loads and
+    checks what is asked (its errors are the client's, and cost nothing) and gives the drawing;
+    the drawing then takes a token from the client's ``bucket`` (else its 429), the process's
+    drawing time (``RENDER_SHARE``, else a 503) and a render slot (else a 503)."""
+    cache = image_cache()
+    data = cache.get(etag)
+    if data is not None:
+        return data
+    make = prepare()
+    limited = ratelimit.check(bucket)
+    if limited is not None:
+        return limited
+    budget = render_time()
+    wait = budget.wait()
+    if wait > 0:
+        return busy_response(wait)
+    slots = render_slots()
+    if not slots.acquire(timeout=float(current_app.config["RENDER_WAIT_SECONDS"])):
+        return busy_response()
+    started = time.perf_counter()
+    try:
+        data = make()
+    finally:
+        slots.release()
+        budget.spend(time.perf_counter() - started)
+    cache.put(etag, data)
+    return data
+
+
 def image_response(kind: str, content: str, cache_control: str, load: Callable[[], ViewedGame],
                    private: bool = False) -> Response:
     """The image ``kind`` (picture, gif, mp4) asked by the request's query, of the game that
@@ -322,25 +398,18 @@ def image_response(kind: str, content: str, cache_control: str, load: Callable[[
             response.headers["X-Robots-Tag"] = "noindex"
         return response
 
-    if request.if_none_match.contains_weak(etag):
+    if not request.if_none_match.star_tag and request.if_none_match.contains_weak(etag):
         return answer(Response(status=304))
-    cache = image_cache()
-    data = cache.get(etag)
-    if data is None:
+
+    def draw() -> Callable[[], bytes]:
         game = load()
         check_budget(game, JSON_STEP_BYTES)  # a game too large for its page is too large to draw
         first, last = check_ask(ask, game)
-        limited = ratelimit.check(BUCKETS[kind])
-        if limited is not None:
-            return limited
-        slots = render_slots()
-        if not slots.acquire(timeout=float(current_app.config["RENDER_WAIT_SECONDS"])):
-            return busy_response()
-        try:
-            data = render(ask, game, first, last)
-        finally:
-            slots.release()
-        cache.put(etag, data)
+        return lambda: render(ask, game, first, last)
+
+    data = drawn(etag, BUCKETS[kind], draw)
+    if isinstance(data, Response):
+        return data
     response = answer(Response(data, mimetype=media_type))
     what = f"step-{ask.step}" if kind == "picture" and ask.step is not None else (
         "deal" if kind == "picture" else f"steps-{ask.start or 0}-{'end' if ask.end is None else ask.end}")
@@ -398,14 +467,15 @@ def preview(game: ViewedGame, base: str, step: int | str | None, view: str | Non
             title: str) -> dict[str, Any] | None:
     """The link preview's picture of a page (``og:image``, ``twitter:image``): the absolute URL
     of the PNG of ``step`` (none: the deal) from ``view`` (none: the picture's default; both
-    read by :func:`preview_step_view`), its size, type and words (the scene's ``alt``; the
-    page's ``title`` if it has none). ``None`` for a game with no drawing."""
+    read by :func:`preview_step_view`), its size, type and words (the page's ``title`` and
+    which step, from whose view). ``None`` for a game with no drawing."""
     if not has_picture(game):
         return None
     step, view = preview_step_view(game, step, view)
-    try:
-        alt = pictures.scene_at(game.replay, step, view, names=game.names).alt or title
-    except pictures.PictureError:
-        return None
+    # the words without drawing (a page is the hot path; the scene's own alt would cost a
+    # drawing and, for an onlooker's view, every seat's steps)
+    alt = title + (": the deal" if step is None else f": step {step}")
+    if view not in (None, "all", "public"):
+        alt += f", as {game.names.get(view) or view} saw it"
     return {"image": base + picture_path(game, step, view), "type": "image/png", "width": PREVIEW_WIDTH,
             "height": PREVIEW_HEIGHT, "alt": alt}

@@ -17,7 +17,7 @@ import hashlib
 from flask import Response, current_app, request
 from viewer.errors import PageError
 from replay.games.party_cards.image import round_svg
-from viewer.app import etag_for
+from viewer.services.picture import Ask, content_key, drawn, validator
 from viewer.services.replay import game_from_code
 from viewer.services.replay import ARCHIVED_CACHE_SECONDS, game_from_archive
 from viewer.services.upload import viewed_upload
@@ -46,12 +46,18 @@ def svg_response(game, raw: str, cache_control: str, version: str = "") -> Respo
     if game.board.game != "party-cards":
         raise PageError(f"only party-cards games have round pictures, not {game.board.game} games", 404)
     n = round_number(raw, game.replay)
-    etag = etag_for("party-round-scene", request.full_path, version)  # the drawing, not the old SVG
-    response = Response(status=304) if request.if_none_match.contains_weak(etag) else Response(
-        round_svg(game.replay, n, game.names).encode("utf-8"), mimetype="image/svg+xml")
-    if response.status_code == 200:
+    # what the picture is made of: the game (its code or stored bytes), the names its link
+    # gives, the round, and the drawing's code (renderer_version)
+    etag = validator(content_key("\0".join((game.path, game.query, version))), Ask("round-svg", step=n))
+    if not request.if_none_match.star_tag and request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:  # drawn within the client's picture rate and the process's drawing budget, as PNGs are
+        data = drawn(etag, "pictures", lambda: lambda: round_svg(game.replay, n, game.names).encode("utf-8"))
+        if isinstance(data, Response):
+            return data
+        response = Response(data, mimetype="image/svg+xml")
         response.charset = "utf-8"
-    response.set_etag(etag, weak=True)
+    response.set_etag(etag)
     response.headers["Cache-Control"] = cache_control
     response.headers["Content-Security-Policy"] = SVG_POLICY
     response.headers["Content-Disposition"] = f'inline; filename="round-{n}.svg"'
