@@ -138,14 +138,34 @@ def check_animation(data: bytes) -> None:
         assert sum(1 for _ in container.decode(video)) > 10
 
 
+def run_async(make_coroutine) -> None:
+    """Run a coroutine to its end on an event loop of its own, in a thread of its own: earlier
+    tests (Playwright's sync API) may leave a loop running in this one, where asyncio.run refuses."""
+    import asyncio
+    import threading
+
+    failure = []
+
+    def target():
+        try:
+            asyncio.run(make_coroutine())
+        except BaseException as exc:  # handed back to the test below, whatever it is
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the bot's handler did not finish in 120 s"
+    if failure:
+        raise failure[0]
+
+
 def check_caption(caption: str, link: str, summary: str) -> None:
     assert len(caption) <= TELEGRAM_CAPTION_LIMIT
     assert caption == f"Game over: {summary}\n{link}"
 
 
 def test_the_ptb_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, tmp_path):
-    import asyncio
-
     from telegram import Update
     from telegram.ext import CallbackContext
     from telegram.request import BaseRequest
@@ -186,7 +206,7 @@ def test_the_ptb_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, t
         await example.play(update, CallbackContext.from_update(update, application))
         await application.shutdown()
 
-    asyncio.run(run())
+    run_async(run)
     [(endpoint, request)] = [c for c in calls if c[0] != "getMe"]
     assert endpoint == "sendAnimation"
     parameters = request.parameters
@@ -205,8 +225,6 @@ def test_the_ptb_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, t
 
 
 def test_the_aiogram_bot_sends_the_animation_with_the_link_as_caption(monkeypatch, tmp_path):
-    import asyncio
-
     from aiogram import Bot
     from aiogram.client.session.base import BaseSession
     from aiogram.methods import SendAnimation
@@ -234,7 +252,7 @@ def test_the_aiogram_bot_sends_the_animation_with_the_link_as_caption(monkeypatc
         message = Message.model_validate({**SENT, "message_id": 7, "text": "/play"}, context={"bot": bot})
         await example.play(message, str(tmp_path), BASE)
 
-    asyncio.run(run())
+    run_async(run)
     [method] = calls
     assert isinstance(method, SendAnimation) and method.chat_id == 42
     [saved] = tmp_path.glob("*.json")
