@@ -270,6 +270,28 @@ class Export:
     encoding: str = "utf-8"
 
 
+@dataclass(frozen=True)
+class StudyFormat:
+    """A file format a game's studies (``replay.study``: a game with comments and what-if
+    branches) export to and import from, as another program writes them (PBN's ``{comments}``,
+    LIN's ``nt``).
+
+    ``write(study)`` gives the file's text from a ``replay.study.StudyGame``; ``read(text)``
+    gives a study as JSON (``study/1``: ``log``, ``notes``, ``branches``) or raises
+    ``replay.study.StudyError`` (or ``replay.log.LogFormatError``) saying what is wrong;
+    ``looks_like(text)`` tells the format by content. ``suffix`` and ``media_type`` are what
+    the viewer and the CLI serve it with."""
+
+    name: str
+    label: str
+    suffix: str
+    media_type: str
+    write: Callable[[Any], str]
+    read: Callable[[str], dict[str, Any]]
+    looks_like: Callable[[str], bool]
+    encoding: str = "utf-8"
+
+
 class GameModule:
     """The object a game registers: every hook the core uses, with a default where a game
     may leave one out. A game subclasses it; the core reads these attributes and never probes
@@ -347,6 +369,8 @@ class GameModule:
     board: ClassVar[str | None] = None
     #: changes when the analysis of the same game could change (``analyse`` games only)
     analysis_version: ClassVar[str | None] = None
+    #: file formats a study of the game (``replay.study``) exports to and imports from
+    study_formats: ClassVar[tuple[StudyFormat, ...]] = ()
 
     # -- required -------------------------------------------------------------------------------
     def parse(self, data: dict[str, Any], source: str | None = None) -> Any:
@@ -427,6 +451,29 @@ class GameModule:
     def analyse(self, replay: Any) -> dict[str, Any]:
         """Optional: an analysis of a judged game as JSON ."""
         raise NotImplementedError(f"{self.title} has no analysis")
+
+    # -- studies (``replay.study``) -------------------------------------------------------------
+    def step_events(self, replay: Any) -> list[int | None]:
+        """For each step of a judged game, the index in ``replay.log.events`` of the event that
+        made it (``None`` for step 0, the setup). By default the steps' own ``event`` field where
+        every step after the setup has one, else the log's action events in order
+        (``action_events``: chat makes no step)."""
+        steps = replay.steps_json()
+        made = [s.get("event") for s in steps[1:]]
+        if all(isinstance(index, int) for index in made):
+            return [None, *made]
+        actions = [n for n, e in enumerate(replay.log.events) if e.type in self.action_events]
+        return [None, *actions[:len(steps) - 1]]
+
+    def move_text(self, state: State, event: Any) -> str:
+        """Words for an event a seat could log at ``state`` (what "try another move" lists).
+        By default the event's seat, type and other fields, as the log writes them."""
+        data = event.model_dump(mode="json", exclude_none=True, by_alias=True)
+        seat = data.pop("seat", None)
+        kind = data.pop("type", "")
+        data.pop("t", None)
+        rest = " ".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in data.values())
+        return " ".join(str(p) for p in (seat, kind, rest) if p not in (None, ""))
 
     # -- pictures (``replay.picture``) ---------------------------------------------------------
     @property
