@@ -43,7 +43,7 @@ from ..view import ViewedGame
 from .replay import decode_code, names_of, render_game
 from .triage import listed_game
 from .upload import viewed_upload
-from archive.studies import Studies, StudyConflict, StudyTokenError
+from archive.studies import Studies, StudyConflict, StudyNotFound, StudyStoreError, StudyTokenError, StudyTooLarge
 
 #: a request body may carry a whole study (at most MAX_STUDY_BYTES) and its envelope
 MAX_BODY_BYTES = MAX_STUDY_BYTES + 64 * 1024
@@ -89,10 +89,8 @@ class Found:
 
 
 def _found(stored: Any) -> Found:
-    data = stored.study
-    if isinstance(data, (bytes, str)):
-        data = json.loads(data)
-    return Found(stored.public_id, int(stored.rev), int(stored.latest), bool(stored.listed), data)
+    """A :class:`Found` from the archive's ``StoredStudy``."""
+    return Found(stored.id, stored.rev, stored.latest, stored.listed, stored.data)
 
 
 def check_id(study_id: str) -> str:
@@ -403,8 +401,17 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
 
 
 def store_new(sg: StudyGame, listed: bool) -> tuple[Found, str]:
-    stored, token = studies().create(sg.to_json(), listed=listed)
-    return _found(stored), token
+    """Keep a new study (revision 1): the stored study and its owner token (shown once)."""
+    try:
+        created = studies().create(sg, listed=listed)
+    except StudyTooLarge as exc:
+        raise PageError(str(exc), 413, "Too large") from None
+    except StudyStoreError as exc:
+        raise PageError(str(exc), 422, "Not a study this site can keep") from None
+    stored = studies().get(created.id)
+    if stored is None:  # deleted between the two statements
+        raise PageError(f"there is no study with id {created.id!r}", 404, "No such study")
+    return _found(stored), created.owner_token
 
 
 def _refused(exc: Exception) -> PageError:
@@ -460,12 +467,18 @@ def save(study_id: str, body: dict[str, Any]) -> int:
         raise PageError("study must be a study/1 JSON object", 400, "Bad request")
     sg = load_study(data)
     try:
-        return int(studies().save(study_id, token, base, sg.to_json()))
+        return int(studies().save(study_id, token, base, sg))
     except StudyConflict as exc:
         raise Conflict(int(exc.latest), base) from None
     except StudyTokenError:
         raise PageError(f"that {TOKEN_HEADER} is not this study's owner token: nothing was saved", 403,
                         "Not allowed") from None
+    except StudyNotFound as exc:
+        raise PageError(str(exc), 404, "No such study") from None
+    except StudyTooLarge as exc:
+        raise PageError(f"{exc}: nothing was saved", 413, "Too large") from None
+    except StudyStoreError as exc:  # e.g. a study of another game than the stored one's
+        raise PageError(f"{exc}: nothing was saved", 422, "Not saved") from None
 
 
 class Conflict(Exception):
@@ -494,6 +507,8 @@ def set_listed(study_id: str, body: dict[str, Any]) -> bool:
         raise PageError("send {\"listed\": true} or {\"listed\": false}", 400, "Bad request")
     try:
         studies().set_listed(study_id, token, body["listed"])
+    except StudyNotFound as exc:
+        raise PageError(str(exc), 404, "No such study") from None
     except StudyTokenError:
         raise PageError(f"that {TOKEN_HEADER} is not this study's owner token: nothing was changed", 403,
                         "Not allowed") from None
@@ -526,19 +541,15 @@ def api_study(found: Found) -> dict[str, Any]:
 
 
 def listing(page: int, per_page: int) -> dict[str, Any]:
-    """Listed studies, newest first, a page at a time."""
-    rows, total = studies().listing(limit=per_page, offset=(page - 1) * per_page)
+    """Listed studies, latest saved first, a page at a time."""
+    found = studies().listing(limit=per_page, offset=(page - 1) * per_page)
     items = []
-    for stored in rows:
-        found = _found(stored)
-        title = getattr(stored, "title", None) or found.data.get("title") or ""
-        game = getattr(stored, "game", None) or found.data.get("game") or ""
-        updated = getattr(stored, "updated_at", None)
-        items.append({"id": found.id, "title": title, "game": game, "rev": found.latest, "url": f"/s/{found.id}",
-                      "updated_at": updated.isoformat() if hasattr(updated, "isoformat") else updated,
-                      "notes": getattr(stored, "notes", None), "branches": getattr(stored, "branches", None)})
-    pages = max(1, -(-total // per_page))
-    return {"total": total, "page": page, "per_page": per_page, "pages": pages, "studies": items}
+    for summary in found.items:
+        data = summary.to_json()
+        data.pop("listed", None)
+        items.append(data)
+    pages = max(1, -(-found.total // per_page))
+    return {"total": found.total, "page": page, "per_page": per_page, "pages": pages, "studies": items}
 
 
 def exported(found: Found, fmt: str) -> tuple[bytes, str, str, str]:
