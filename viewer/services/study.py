@@ -371,6 +371,7 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
         raise PageError(f"unknown field {sorted(unknown)[0][:40]!r} (a study is made from 'source' or 'study', "
                         "with 'title' and 'listed')", 400, "Bad request")
     listed = _listed(body.get("listed"))
+    title = _title(body.get("title"))
     if ("source" in body) == ("study" in body):
         raise PageError("send either 'source' (a game to study) or 'study' (a study/1 document to import)", 400,
                         "Bad request")
@@ -387,7 +388,7 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
             raise PageError("source.players must be the link's players= value (text)", 400, "Bad request")
         log, src = log_from_source(source.get("kind"), source.get("ref"), players)
         try:
-            sg = StudyGame.new(log, title=_title(body.get("title")), source=src)
+            sg = StudyGame.new(log, title=title, source=src)
         except StudyError as exc:
             raise PageError(f"this game cannot be studied: {exc}", 422, "Cannot make a study") from None
     else:
@@ -396,7 +397,7 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
             raise PageError("study must be a study/1 JSON object", 400, "Bad request")
         sg = load_study(data)
         if "title" in body:
-            sg = checked(lambda: sg.replace(title=_title(body["title"])))
+            sg = checked(lambda: sg.replace(title=title))
     return store_new(sg, listed)
 
 
