@@ -361,3 +361,14 @@ def test_moves_follow_the_view_and_the_filter(client):
     found = client.get(f"/api/studies/{made['id']}/moves?step={step}&q={word.lower()}").get_json()
     assert found["moves"] and all(word.lower() in m["text"].lower() for m in found["moves"])
     assert found["total"] == every["total"]
+
+
+def test_a_game_log_posted_as_it_is_makes_a_study_of_it(client):
+    log = get("coup").selfplay(seed=6)
+    made = make_study(client, json.loads(log.canonical_json()))
+    stored = study_json(client, made["id"])["study"]
+    assert stored["source"] == {"kind": "file", "ref": None} and stored["log"]["format"] == "coup/1"
+    broken = json.loads(log.canonical_json())
+    broken["events"] = [{"type": "no-such-event"}]
+    refused = client.post("/api/studies", json=broken)
+    assert refused.status_code == 422 and "game log" in refused.get_json()["error"]

@@ -33,7 +33,7 @@ from flask import Response, current_app, jsonify, request
 from replay.codec.links import NAMES_PARAMETER, names_from_query
 from replay.errors import ReplayError
 from replay.games.base import seat_text
-from replay.log import LogFormatError
+from replay.log import LogFormatError, parse_log
 from replay.study import (GLYPHS, MAIN, MAX_BRANCHES, MAX_COMMENT_BYTES, MAX_DEPTH, MAX_MARKS, MAX_MOVES,
                           MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, LINE_ID, Source, StudyError, StudyGame,
                           comment_text, render_comment)
@@ -365,7 +365,15 @@ def log_from_source(kind: Any, ref: Any, players: str = "") -> tuple[Any, Source
 
 
 def create(body: dict[str, Any]) -> tuple[Found, str]:
-    """A new study from an API body (``source`` or ``study``); the stored revision and the owner token."""
+    """A new study from an API body (``source``, ``study``, or a game's log itself: a study of
+    that game with ``file`` as its source); the stored revision and the owner token."""
+    if "format" in body and "source" not in body and "study" not in body:
+        try:
+            log = parse_log(body, "the request")
+        except (LogFormatError, ReplayError) as exc:
+            raise PageError(f"the body is neither a study request nor a game log this site reads: {exc}", 422,
+                            "Not a game log") from None
+        return store_new(checked(lambda: StudyGame.new(log, source=Source(kind="file"))), False)
     unknown = set(body) - {"source", "study", "title", "listed"}
     if unknown:
         raise PageError(f"unknown field {sorted(unknown)[0][:40]!r} (a study is made from 'source' or 'study', "
