@@ -200,9 +200,15 @@ def note_json(note: Any) -> dict[str, Any]:
             "highlights": data["highlights"], "arrows": data["arrows"]}
 
 
-def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False) -> dict[str, Any]:
+def first_moves(sg: StudyGame) -> dict[str, str]:
+    """Every line's first move in words (``""`` for ``main``)."""
+    return {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+
+
+def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False,
+               firsts: dict[str, str] | None = None) -> dict[str, Any]:
     """The page's ``study-data`` (and ``/s/<id>.json``): see the viewer's contract."""
-    firsts = {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+    firsts = first_moves(sg) if firsts is None else firsts
     lines = []
     for lid in sg.line_ids:
         line = sg.line(lid)
@@ -245,8 +251,9 @@ def note_list(sg: StudyGame, line_id: str) -> list[dict[str, Any]]:
             for step, note in sg.notes(line_id).items()]
 
 
-def line_tree(sg: StudyGame, line_id: str, page: str) -> list[dict[str, Any]]:
+def line_tree(sg: StudyGame, line_id: str, page: str, firsts: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The lines in tree order (each branch after its parent, by step), with their links."""
+    firsts = first_moves(sg) if firsts is None else firsts
     by_parent: dict[str, list[str]] = {}
     for branch in sg.study.branches:
         by_parent.setdefault(branch.parent, []).append(branch.id)
@@ -258,7 +265,7 @@ def line_tree(sg: StudyGame, line_id: str, page: str) -> list[dict[str, Any]]:
         if lid != MAIN:
             url += f"#{line.at + 1}"
         out.append({"id": lid, "title": line.title, "at": line.at, "depth": line.depth, "last": line.last,
-                    "first": first_move_text(sg, lid), "url": url, "current": lid == line_id,
+                    "first": firsts[lid], "url": url, "current": lid == line_id,
                     "parent": line.parent})
         for child in sorted(by_parent.get(lid, []), key=lambda c: sg.line(c).at):
             walk(child)
@@ -275,10 +282,11 @@ def render_line(found: Found, line_id: str | None, template: str, fixed_rev: boo
     title = study_title(found, sg, game)
     page = base_path(found, fixed_rev)
     notes = sg.notes(line_id)
+    firsts = first_moves(sg)
     study = {
-        "data": study_data(found, sg, line_id, fixed_rev), "title": title, "fixed_rev": fixed_rev,
+        "data": study_data(found, sg, line_id, fixed_rev, firsts), "title": title, "fixed_rev": fixed_rev,
         "found": found, "line": sg.line(line_id), "line_id": line_id, "notes": note_list(sg, line_id),
-        "tree": line_tree(sg, line_id, page), "exports": study_exports(sg, found, fixed_rev),
+        "tree": line_tree(sg, line_id, page, firsts), "exports": study_exports(sg, found, fixed_rev),
         "description": describe(sg, title),
         "note_count": len(sg.study.notes), "branch_count": len(sg.study.branches),
         "first_comment": next((comment_text(n.comment) for n in notes.values() if n.comment.strip()), ""),
