@@ -33,7 +33,7 @@ from ..services.stats import stats_json
 from ..services.triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
 from ..services.upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
 from ..services.upload import game_by_token
-from ..services.study import (MAX_BODY_BYTES as STUDY_BODY_BYTES, MAX_MOVES_SHOWN, MAX_QUERY as STUDY_MAX_QUERY,
+from ..services.study import (MAX_BODY_BYTES as STUDY_BODY_BYTES, MAX_MOVES_SHOWN,
                               TOKEN_HEADER as STUDY_TOKEN_HEADER, Conflict, api_study, conflict_response,
                               create as create_study, find as find_study, moves_json, owner_token, read_body,
                               save as save_study, set_listed as set_study_listed)

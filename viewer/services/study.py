@@ -6,8 +6,8 @@ A study (``replay.study``: a game with notes and what-if branches) is kept by th
 its hash) and numbered revisions that never change. A study page is the replay page of one of
 its lines (``?line=``, default ``main``, the game as played), judged by the game's own engine,
 plus the study's section: the notes a reader of that line meets, rendered without JavaScript
-too, the lines as links, and ``study-data`` (the JSON ``study.js`` reads; see the viewer's
-contract in the brief). Every piece of user text (title, comments, names, branch titles) is
+too, the lines as links, and ``study-data`` (the JSON ``study.js`` reads: what the page and the
+script agree on). Every piece of user text (title, comments, names, branch titles) is
 escaped where it is shown: by Jinja, by ``tojson``, or, for comments, by
 ``replay.study.render_comment`` whose output is already safe HTML.
 
@@ -35,7 +35,7 @@ from replay.errors import ReplayError
 from replay.games.base import seat_text
 from replay.log import LogFormatError, parse_log
 from replay.study import (GLYPHS, MAIN, MAX_BRANCHES, MAX_COMMENT_BYTES, MAX_DEPTH, MAX_MARKS, MAX_MOVES,
-                          MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, LINE_ID, Source, StudyError, StudyGame,
+                          MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, Source, StudyError, StudyGame,
                           comment_text, render_comment)
 
 from ..app import PageError, get_archive
@@ -52,7 +52,6 @@ STUDY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_HEADER = "X-Study-Token"
 MAX_TOKEN = 200
 MAX_MOVES_SHOWN = 200
-MAX_QUERY = 100
 LATEST_CACHE = "no-cache"  # a study's latest revision changes with every save: always revalidate
 REVISION_SECONDS = 3600  # a revision never changes (but a study may be deleted)
 STUDY_CACHE_ENTRIES = 32
@@ -207,7 +206,7 @@ def first_moves(sg: StudyGame) -> dict[str, str]:
 
 def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False,
                firsts: dict[str, str] | None = None) -> dict[str, Any]:
-    """The page's ``study-data`` (and ``/s/<id>.json``): see the viewer's contract."""
+    """The page's ``study-data`` (and ``/s/<id>.json``): what ``study.js`` reads."""
     firsts = first_moves(sg) if firsts is None else firsts
     lines = []
     for lid in sg.line_ids:
