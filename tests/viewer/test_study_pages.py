@@ -372,3 +372,37 @@ def test_a_game_log_posted_as_it_is_makes_a_study_of_it(client):
     broken["events"] = [{"type": "no-such-event"}]
     refused = client.post("/api/studies", json=broken)
     assert refused.status_code == 422 and "game log" in refused.get_json()["error"]
+
+
+def test_the_new_study_form_says_what_is_wrong_with_its_game(client):
+    bad_kind = client.get("/s/new?kind=dice&ref=x")
+    assert bad_kind.status_code == 400 and "source.kind must be code, game or upload" in bad_kind.get_data(as_text=True)
+    bad_code = client.get("/s/new?kind=code&ref=%3Cscript%3E")
+    assert bad_code.status_code == 404
+    text = bad_code.get_data(as_text=True)
+    assert "not a replay code" in text and "<script>" not in text
+    good = client.get(f"/s/new?kind=code&ref={encode(get('coup').selfplay(seed=1))}")
+    assert good.status_code == 200 and "A study of this Coup game" in good.get_data(as_text=True)
+    assert good.headers["Cache-Control"] == "no-store"
+    # an upload's token may be in this form's address: it is sent on to no other site
+    assert ("meta", {"name": "referrer", "content": "no-referrer"}) in Parsed(good.get_data(as_text=True)).elements
+    refused = client.post("/s/new", data={"kind": "game", "ref": "nosuch"}, headers={"Sec-Fetch-Site": "same-origin"})
+    assert refused.status_code == 404 and "nosuch" in refused.get_data(as_text=True)
+
+
+def test_a_step_opens_without_javascript_and_the_listing_pages(client):
+    made = make_study(client, {"source": {"kind": "code", "ref": encode(get("uno-lite").selfplay(seed=3))},
+                               "listed": True})
+    doc = StudyGame.load(study_json(client, made["id"])["study"]).with_note("main", 4, comment="here").to_json()
+    client.put(f"/api/studies/{made['id']}", json={"base": 1, "study": doc}, headers={"X-Study-Token": made["owner_token"]})
+    page = Parsed(client.get(made["url"]).get_data(as_text=True))
+    [link] = [a["href"] for tag, a in page.elements if tag == "a" and "study-note-step" in (a.get("class") or "")]
+    assert link == "?step=4#4"
+    at_step = json.loads(Parsed(client.get(made["url"] + "?step=4").get_data(as_text=True)).scripts["replay-data"])
+    assert at_step["initial"]["step"] == 4
+    for query in ("", "?page=abc", "?page=0", "?page=99"):
+        listing = client.get("/studies" + query)
+        assert listing.status_code == 200
+    assert made["id"] in client.get("/studies").get_data(as_text=True)
+    assert client.get("/api/studies?page=0").status_code == 400
+    assert client.get("/api/studies?per_page=2").get_json()["per_page"] == 2
