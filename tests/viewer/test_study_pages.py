@@ -118,6 +118,10 @@ def test_every_game_studies_from_a_code_with_a_branch(client, game):
     # the main line lists the branch where it leaves
     main = study_data(client.get(made["url"]).get_data(as_text=True))
     assert main["children"][str(step)] == [{"id": "b1", "title": "what if", "first": move["text"]}]
+    # its embed shows the branch's notes, read only
+    embed = client.get(f"/embed{made['url']}?line=b1")
+    assert embed.status_code == 200
+    assert study_data(embed.get_data(as_text=True))["notes"][str(step + 1)]["comment"] == "the *other* move"
     # the branch's replay is the engine's judgement of the branch's own game
     expected = StudyGame.load(doc).line("b1").replay.step_count
     replay = client.get(f"/s/{made['id']}.json?line=b1").get_json()["replay"]
