@@ -176,3 +176,105 @@ def test_the_archive_option_names_the_database(cli_runner, db, tmp_path, monkeyp
     monkeypatch.setenv("GAME_REPLAY_DB", db)
     code, out, _ = cli_runner("study", "show", study_id)
     assert code == 0 and f"study {study_id}, revision 1 of 1" in out
+
+
+# -- a game's own study format (GameModule.study_formats), through a real plugin ------------------
+
+STUDY_NIM = '''
+"""Nim with a study format of its own: the game's log on the first line, a note a line."""
+
+import json
+
+from replay.games.base import StudyFormat
+from replay.study import StudyError
+from replay_nim import Nim
+
+MARK = "NIMSTUDY "
+
+
+def write(study):
+    data = study.to_json()
+    lines = [MARK + json.dumps(data["log"], sort_keys=True)]
+    for note in data["notes"]:
+        lines.append(f"{note['line']} {note['step']} {note['glyph'] or '-'} {json.dumps(note['comment'])}")
+    return "\\n".join(lines) + "\\n"
+
+
+def read(text):
+    first, *rest = text.splitlines()
+    if not first.startswith(MARK):
+        raise StudyError("a Nim study file starts with NIMSTUDY")
+    notes = []
+    for line in rest:
+        where, step, glyph, comment = line.split(" ", 3)
+        notes.append({"line": where, "step": int(step), "glyph": None if glyph == "-" else glyph,
+                      "comment": json.loads(comment)})
+    return {"format": "study/1", "title": "a Nim study", "log": json.loads(first[len(MARK):]), "notes": notes}
+
+
+class StudyNim(Nim):
+    study_formats = (StudyFormat("nimstudy", "Nim study", ".nimstudy", "text/plain", write, read,
+                                 lambda text: text.startswith(MARK)),)
+
+
+GAME = StudyNim()
+'''
+
+MAKE_FILES = '''
+import sys
+from replay.games import get
+from replay.study import StudyGame
+
+game = get("nim")
+study = StudyGame.new(game.selfplay(seed=2, bots=("greedy", "random")))
+study = study.with_note("main", 1, comment="a *good* take", glyph="!")
+(fmt,) = game.study_formats
+text = fmt.write(study)
+open(sys.argv[1] + "/game.nimstudy", "w").write(text)
+open(sys.argv[1] + "/unnamed.txt", "w").write(text)
+'''
+
+
+def test_a_games_study_format_imports_and_exports(tmp_path):
+    """A plugin game whose ``study_formats`` has a format: a file of it is told by its suffix
+    (or, under another name, by its content), imports as a study and exports back the same."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    shutil.copytree(root / "tests" / "plugins" / "nim" / "replay_nim", plugin / "replay_nim")
+    (plugin / "study_nim.py").write_text(STUDY_NIM)
+    info = plugin / "game_replay_study_nim-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: game-replay-study-nim\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[game_replay.games]\nnim = study_nim:GAME\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("GAME_REPLAY_DB", "GAME_REPLAY_SALT")}
+    env["PYTHONPATH"] = os.pathsep.join([str(root), str(plugin)])
+    db = f"sqlite:///{tmp_path / 'archive.db'}"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=tmp_path, env=env,
+                              timeout=300)
+
+    made = run("-c", MAKE_FILES, str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    original = (tmp_path / "game.nimstudy").read_text()
+    imported = run("-m", "viewer.cli", "study", "import", "game.nimstudy", "--db", db)
+    assert imported.returncode == 0, imported.stderr
+    study_id, _ = _created(imported.stdout)
+    exported = run("-m", "viewer.cli", "study", "export", study_id, "--format", "nimstudy", "--db", db)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout == original
+    shown = run("-m", "viewer.cli", "study", "show", study_id, "--db", db)
+    assert "a Nim study" in shown.stdout and "main step 1 ! (good move)\n    a good take" in shown.stdout
+    by_content = run("-m", "viewer.cli", "study", "create", "unnamed.txt", "--title", "told by content", "--db", db)
+    assert by_content.returncode == 0, by_content.stderr
+    other_id, _ = _created(by_content.stdout)
+    again = run("-m", "viewer.cli", "study", "export", other_id, "--format", "NIMSTUDY", "--db", db)
+    assert again.stdout == original
+    wrong = run("-m", "viewer.cli", "study", "export", other_id, "--format", "pgn", "--db", db)
+    assert wrong.returncode == 2 and "a nim study exports as json, nimstudy, not 'pgn'" in wrong.stderr
