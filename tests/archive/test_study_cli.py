@@ -220,24 +220,50 @@ class StudyNim(Nim):
 GAME = StudyNim()
 '''
 
-MAKE_FILES = '''
+SESSION = """
+import json
 import sys
+
+from click.testing import CliRunner
+
 from replay.games import get
 from replay.study import StudyGame
+from viewer.cli import cli
 
+folder, db = sys.argv[1], sys.argv[2]
 game = get("nim")
 study = StudyGame.new(game.selfplay(seed=2, bots=("greedy", "random")))
 study = study.with_note("main", 1, comment="a *good* take", glyph="!")
 (fmt,) = game.study_formats
 text = fmt.write(study)
-open(sys.argv[1] + "/game.nimstudy", "w").write(text)
-open(sys.argv[1] + "/unnamed.txt", "w").write(text)
-'''
+open(folder + "/game.nimstudy", "w").write(text)
+open(folder + "/unnamed.txt", "w").write(text)
+out = {"original": text}
+for name, args in json.loads(sys.argv[3]):
+    ids = {"{id}": out.get("import", {}).get("id"), "{other}": out.get("content", {}).get("id")}
+    args = [ids.get(a) or a for a in args]
+    result = CliRunner().invoke(cli, [*args, "--db", db])
+    out[name] = {"code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+    if name in ("import", "content") and result.exit_code == 0:
+        out[name]["id"] = result.stdout.split()[1]
+print(json.dumps(out))
+"""
+
+STEPS = [
+    ("import", ["study", "import", "game.nimstudy"]),
+    ("export", ["study", "export", "{id}", "--format", "nimstudy"]),
+    ("show", ["study", "show", "{id}"]),
+    ("content", ["study", "create", "unnamed.txt", "--title", "told by content"]),
+    ("again", ["study", "export", "{other}", "--format", "NIMSTUDY"]),
+    ("wrong", ["study", "export", "{other}", "--format", "pgn"]),
+]
 
 
 def test_a_games_study_format_imports_and_exports(tmp_path):
     """A plugin game whose ``study_formats`` has a format: a file of it is told by its suffix
-    (or, under another name, by its content), imports as a study and exports back the same."""
+    (or, under another name, by its content), imports as a study and exports back the same.
+    The plugin is installed in a subprocess of its own (this session's registry keeps the
+    built-in games), where the commands run in-process one after another."""
     import os
     import shutil
     import subprocess
@@ -255,26 +281,15 @@ def test_a_games_study_format_imports_and_exports(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("GAME_REPLAY_DB", "GAME_REPLAY_SALT")}
     env["PYTHONPATH"] = os.pathsep.join([str(root), str(plugin)])
     db = f"sqlite:///{tmp_path / 'archive.db'}"
-
-    def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=tmp_path, env=env,
-                              timeout=300)
-
-    made = run("-c", MAKE_FILES, str(tmp_path))
-    assert made.returncode == 0, made.stderr
-    original = (tmp_path / "game.nimstudy").read_text()
-    imported = run("-m", "viewer.cli", "study", "import", "game.nimstudy", "--db", db)
-    assert imported.returncode == 0, imported.stderr
-    study_id, _ = _created(imported.stdout)
-    exported = run("-m", "viewer.cli", "study", "export", study_id, "--format", "nimstudy", "--db", db)
-    assert exported.returncode == 0, exported.stderr
-    assert exported.stdout == original
-    shown = run("-m", "viewer.cli", "study", "show", study_id, "--db", db)
-    assert "a Nim study" in shown.stdout and "main step 1 ! (good move)\n    a good take" in shown.stdout
-    by_content = run("-m", "viewer.cli", "study", "create", "unnamed.txt", "--title", "told by content", "--db", db)
-    assert by_content.returncode == 0, by_content.stderr
-    other_id, _ = _created(by_content.stdout)
-    again = run("-m", "viewer.cli", "study", "export", other_id, "--format", "NIMSTUDY", "--db", db)
-    assert again.stdout == original
-    wrong = run("-m", "viewer.cli", "study", "export", other_id, "--format", "pgn", "--db", db)
-    assert wrong.returncode == 2 and "a nim study exports as json, nimstudy, not 'pgn'" in wrong.stderr
+    ran = subprocess.run([sys.executable, "-c", SESSION, str(tmp_path), db, json.dumps(STEPS)], capture_output=True,
+                         text=True, cwd=tmp_path, env=env, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    out = json.loads(ran.stdout)
+    assert all(out[name]["code"] == 0 for name in ("import", "export", "show", "content", "again")), out
+    assert out["import"]["stdout"].startswith(f"study {out['import']['id']} created (revision 1, unlisted): a Nim study")
+    assert out["export"]["stdout"] == out["original"]
+    assert "main step 1 ! (good move)\n    a good take" in out["show"]["stdout"]
+    assert out["content"]["stdout"].startswith(f"study {out['content']['id']} created (revision 1, unlisted): "
+                                               "told by content")
+    assert out["again"]["stdout"] == out["original"]
+    assert out["wrong"]["code"] != 0 and "a nim study exports as json, nimstudy, not 'pgn'" in out["wrong"]["stderr"]
