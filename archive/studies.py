@@ -365,6 +365,15 @@ class Studies:
             conn.execute(delete(StudyRevision).where(StudyRevision.study_id == row_id))
             conn.execute(delete(StudyRow).where(StudyRow.id == row_id))
 
+    def remove(self, public_id: str) -> bool:
+        """Delete any study and its revisions, without its token (for an admin). False if there is none."""
+        row_id = self.ids.decode(public_id)
+        if row_id is None:
+            return False
+        with self.engine.execution_options(write=True).begin() as conn:
+            conn.execute(delete(StudyRevision).where(StudyRevision.study_id == row_id))
+            return conn.execute(delete(StudyRow).where(StudyRow.id == row_id)).rowcount == 1
+
     def _row_id(self, public_id: str) -> int:
         row_id = self.ids.decode(public_id)
         if row_id is None:

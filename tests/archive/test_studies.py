@@ -205,6 +205,10 @@ def test_the_owner_deletes_a_study_with_every_revision(studies, archive):
     with pytest.raises(StudyNotFound):
         studies.save(created.id, created.owner_token, 2, study)
     assert studies.get(kept.id).data == study.to_json()
+    # an admin removes any study, no token needed
+    assert studies.remove(kept.id) is True and studies.get(kept.id) is None
+    assert studies.remove(kept.id) is False and studies.remove("not an id") is False
+    assert _revision_rows(archive, studies.ids.decode(kept.id)) == []
 
 
 # -- what a save may hold -----------------------------------------------------------------------
