@@ -443,6 +443,8 @@ class Studies:
             where.append(StudyRow.game == game)
         with self.engine.connect() as conn:
             total = conn.execute(select(func.count()).select_from(StudyRow).where(*where)).scalar_one()
+            if offset >= total:  # (an offset past any database's integers asks for nothing either)
+                return Page([], total)
             rows = conn.execute(select(_STUDY).where(*where)
                                 .order_by(StudyRow.updated_at.desc(), StudyRow.id.desc())
                                 .limit(limit).offset(offset)).all()

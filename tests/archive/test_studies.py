@@ -279,6 +279,7 @@ def test_only_listed_studies_are_listed_latest_saved_first(studies):
     assert studies.get(one.id).listed is False and studies.get(hidden.id).listed is True
     assert [s.id for s in studies.listing(limit=1, offset=1).items] == [two.id]
     assert studies.listing(limit=1).total == 2
+    assert studies.listing(offset=2).items == [] and studies.listing(offset=2**70).items == []
 
 
 # -- ids ----------------------------------------------------------------------------------------
