@@ -198,7 +198,7 @@ class StudyIds:
 
     def __init__(self, ids: Any):
         # the very hashids games' ids are made with (same salt and length), given two numbers
-        self._hashids: Hashids = ids._hashids
+        self._hashids: Hashids = ids.hashids
 
     def encode(self, row_id: int) -> str:
         return self._hashids.encode(row_id, STUDY_TAG)
