@@ -205,6 +205,10 @@ def test_the_owner_deletes_a_study_with_every_revision(studies, archive):
     with pytest.raises(StudyNotFound):
         studies.save(created.id, created.owner_token, 2, study)
     assert studies.get(kept.id).data == study.to_json()
+    # an admin removes any study, no token needed
+    assert studies.remove(kept.id) is True and studies.get(kept.id) is None
+    assert studies.remove(kept.id) is False and studies.remove("not an id") is False
+    assert _revision_rows(archive, studies.ids.decode(kept.id)) == []
 
 
 # -- what a save may hold -----------------------------------------------------------------------
@@ -275,6 +279,7 @@ def test_only_listed_studies_are_listed_latest_saved_first(studies):
     assert studies.get(one.id).listed is False and studies.get(hidden.id).listed is True
     assert [s.id for s in studies.listing(limit=1, offset=1).items] == [two.id]
     assert studies.listing(limit=1).total == 2
+    assert studies.listing(offset=2).items == [] and studies.listing(offset=2**70).items == []
 
 
 # -- ids ----------------------------------------------------------------------------------------
