@@ -410,3 +410,21 @@ def test_a_step_opens_without_javascript_and_the_listing_pages(client):
     assert made["id"] in client.get("/studies").get_data(as_text=True)
     assert client.get("/api/studies?page=0").status_code == 400
     assert client.get("/api/studies?per_page=2").get_json()["per_page"] == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_page_links_every_study_export_its_game_has_and_each_answers(client, game):
+    module = get(game)
+    made = make_study(client, {"source": {"kind": "code", "ref": encode(module.selfplay(seed=4))}})
+    doc = StudyGame.load(study_json(client, made["id"])["study"]).with_note("main", 1, comment="a note").to_json()
+    client.put(f"/api/studies/{made['id']}", json={"base": 1, "study": doc}, headers={"X-Study-Token": made["owner_token"]})
+    page = Parsed(client.get(made["url"]).get_data(as_text=True))
+    links = [a["href"] for tag, a in page.elements if tag == "a" and "download" in a
+             and "/study." in a.get("href", "")]
+    assert links == [f"/s/{made['id']}/study.json"] + [f"/s/{made['id']}/study{f.suffix}" for f in module.study_formats]
+    for f in module.study_formats:
+        response = client.get(f"/s/{made['id']}/study{f.suffix}")
+        assert response.status_code == 200 and response.mimetype == f.media_type
+        assert f.looks_like(response.data.decode(f.encoding))
+    old = client.get(f"/s/{made['id']}/1/study.json")
+    assert old.status_code == 200 and json.loads(old.data)["notes"] == []
