@@ -28,6 +28,15 @@
     });
     return parent;
   }
+  // an answer card: data-card is its id as the log writes it, when the page has the ids
+  // (game.card_ids, by text index; the view leaves them out where they would tell who wrote an
+  // anonymous answer)
+  var IDS = G.card_ids || [];
+  function cardEl(t) {
+    var e = el("span", "party-card", T[t]);
+    if (IDS[t]) e.setAttribute("data-card", IDS[t]);
+    return e;
+  }
   function roundStep(n) {
     for (var k = 0; k < ROUNDS.length; k++) if (ROUNDS[k].n === n) return ROUNDS[k].open;
     return null;
@@ -75,9 +84,10 @@
       if (hand === null || hand === undefined) return;
       var box = el("div", "party-hand");
       box.setAttribute("data-hand", seat);
+      box.setAttribute("data-seat", seat);  // the seat as the log writes it (studies mark it)
       box.appendChild(el("span", "party-hand-name", nameOf(seat)));
       var cards = el("span", "party-hand-cards");
-      if (hand.length) hand.forEach(function (t) { cards.appendChild(el("span", "party-card", T[t])); });
+      if (hand.length) hand.forEach(function (t) { cards.appendChild(cardEl(t)); });
       else cards.appendChild(el("span", "muted", "no cards"));
       box.appendChild(cards);
       frag.appendChild(box);
@@ -108,7 +118,7 @@
     var drawn = $("party-drawn");
     drawn.hidden = !(s.c && s.c.length);
     var cards = document.createDocumentFragment();
-    (s.c || []).forEach(function (t) { cards.appendChild(el("span", "party-card", T[t])); });
+    (s.c || []).forEach(function (t) { cards.appendChild(cardEl(t)); });
     $("party-drawn-cards").replaceChildren(cards);
     renderScores(s);
     renderHands(s);
