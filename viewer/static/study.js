@@ -77,7 +77,9 @@
   var notes = S.notes || {}, glyphs = S.glyphs || {}, limits = S.limits || {}, urls = S.urls || {};
   var token = read(TOKEN_KEY);
   var latest = S.latest === undefined || S.latest === null || S.latest === S.rev;
-  var editable = !!token && !embed && latest;
+  var section = $("study");
+  var readonly = !!(section && section.hasAttribute("data-readonly"));
+  var editable = !!token && !embed && latest && !readonly;
   var ui = {};          // the panel's parts
   var marking = null;   // {mode: "mark"|"arrow", step, highlights, arrows, first}
   var pending = null;   // the operation being saved (kept for "apply my change again")
@@ -90,7 +92,7 @@
     return (l.title ? l.title : "line " + l.id);
   }
   function lineUrl(id, step) {
-    var query = viewer.editQuery(location.search, { line: id === "main" ? null : id });
+    var query = viewer.editQuery(location.search, { line: id === "main" ? null : id, step: null });
     return location.pathname + query + "#" + step;
   }
   function open(href) {
@@ -140,11 +142,11 @@
   }
 
   function build() {
-    var section = $("study") || dataEl.parentNode;
+    var host = section || dataEl.parentNode;
     panel = el("div", "study-panel" + (embed ? " study-embed" : ""));
     panel.id = "study-panel";
 
-    ui.lineBar = el("div", "study-line");
+    ui.lineBar = el("div", "study-line-bar");
     ui.lineName = el("span", "study-line-name");
     ui.lineBar.appendChild(ui.lineName);
     ui.back = button("\u2190 Back to the parent line", "study-back", "Back to the parent line at the branch point (b)");
@@ -163,10 +165,10 @@
     ui.lineBar.appendChild(nav);
     panel.appendChild(ui.lineBar);
 
-    ui.note = el("div", "study-note");
+    ui.note = el("div", "study-now");
     ui.note.setAttribute("aria-live", "polite");
-    ui.glyph = el("span", "study-glyph");
-    ui.comment = el("div", "study-comment");
+    ui.glyph = el("span", "study-glyph-badge");
+    ui.comment = el("div", "study-now-html");
     ui.note.appendChild(ui.glyph);
     ui.note.appendChild(ui.comment);
     panel.appendChild(ui.note);
@@ -176,12 +178,12 @@
 
     if (editable) buildTools();
     else if (!embed) {
-      var why = !latest ? "This is revision " + S.rev + " of the study (read-only); the latest is revision " + S.latest + "."
+      var why = !latest || readonly ? "This is revision " + S.rev + " of the study (read-only); the latest is revision " + S.latest + "."
                         : "You are reading this study: only its owner can change it.";
       panel.appendChild(el("p", "study-readonly muted", why));
-      if (!latest && urls.page) {
+      if ((!latest || readonly) && (urls.latest || urls.page) && !$("study-revision")) {
         var a = el("a", "study-latest", "Open the latest revision");
-        a.href = urls.page;
+        a.href = urls.latest || urls.page;
         panel.appendChild(a);
       }
     }
@@ -192,41 +194,9 @@
     ui.conflict.hidden = true;
     panel.appendChild(ui.conflict);
 
-    if (!embed) panel.appendChild(buildIndex());
-    section.appendChild(panel);
-  }
-
-  // every note and every line of the study, as links (readers find their way around)
-  function buildIndex() {
-    var box = el("details", "study-index");
-    var keys = Object.keys(notes).map(Number).sort(function (a, b) { return a - b; });
-    box.appendChild(el("summary", null, "Notes on this line (" + keys.length + ") and lines (" + lines.length + ")"));
-    var list = el("ol", "study-note-list");
-    keys.forEach(function (k) {
-      var n = notes[String(k)], li = el("li");
-      var a = el("a", null, "step " + k + (n.glyph ? " " + n.glyph : ""));
-      a.href = "#" + k;
-      a.setAttribute("data-step", String(k));
-      li.appendChild(a);
-      var words = String(n.comment || "");
-      if (words) li.appendChild(document.createTextNode(": " + (words.length > 80 ? words.slice(0, 80) + "\u2026" : words)));
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    var all = el("ul", "study-line-list");
-    lines.forEach(function (l) {
-      var li = el("li");
-      li.style.marginLeft = Math.min(l.depth || 0, 8) + "em";
-      var step = l.id === "main" ? 0 : l.at + 1;
-      var a = el("a", l.id === line.id ? "current" : null, l.id === "main" ? "The game as played" : l.id + (l.title ? ": " + l.title : ""));
-      a.href = lineUrl(l.id, step);
-      a.setAttribute("data-line", l.id);
-      li.appendChild(a);
-      if (l.id !== "main") li.appendChild(document.createTextNode(" (from " + l.parent + " after step " + l.at + (l.first ? ": " + l.first : "") + ")"));
-      all.appendChild(li);
-    });
-    box.appendChild(all);
-    return box;
+    // first in the study's section, under its heading: the note of the step shown comes first
+    var heading = host.querySelector("h2, .study-embed-title");
+    host.insertBefore(panel, heading ? heading.nextSibling : host.firstChild);
   }
 
   function buildTools() {
