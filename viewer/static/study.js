@@ -117,6 +117,10 @@
       var list = [parent || { id: line.parent, last: line.at }].concat(childrenOf(line.parent, line.at));
       return { at: line.at, list: list, index: list.map(function (l) { return l.id; }).indexOf(line.id) };
     }
+    // the move shown has alternatives (branches that leave the step before it), or the step
+    // shown is a branch point itself
+    var before = step > 0 ? childrenOf(line.id, step - 1) : [];
+    if (before.length) return { at: step - 1, list: [line].concat(before), index: 0 };
     var here = childrenOf(line.id, step);
     if (here.length) return { at: step, list: [line].concat(here), index: 0 };
     return null;
