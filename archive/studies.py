@@ -218,6 +218,24 @@ class StudyIds:
         return numbers[0]
 
 
+def first_move(study: StudyGame, line_id: str) -> str:
+    """Words for a branch's first move (``GameModule.move_text`` at its branch point); "" for ``main``.
+
+    >>> from replay.games import get
+    >>> study = StudyGame.new(get("uno-lite").selfplay(seed=3))
+    >>> move = study.moves("main", 4)[0]
+    >>> branched, line = study.with_branch("main", 4, [move.event])
+    >>> first_move(branched, line) == move.text, first_move(branched, "main")
+    (True, '')
+    """
+    line = study.line(line_id)
+    if line.parent is None:
+        return ""
+    parent = study.line(line.parent)
+    event = line.log.events[parent.cuts[line.at]]
+    return study.game.move_text(study.position(line.parent, line.at), event)
+
+
 def _serialise(study: StudyGame) -> tuple[bytes, dict[str, Any]]:
     """A study's JSON as stored (compact, keys sorted), checked against the size limit."""
     data = study.to_json()
