@@ -212,6 +212,12 @@ def test_a_study_of_every_game(chromium, study_server, game):
         ready(reader)
         expect(reader.locator(NOTE + " em")).to_have_text("better")
         expect(reader.locator(GLYPH)).to_have_text("?!")
+        # beside the step's words, with the controls: this step has a note (on a phone the
+        # note itself is further down)
+        expect(reader.locator("#step-text .study-flag")).to_have_text("?! \u270e note")
+        reader.locator("body").press("ArrowRight")
+        expect(reader.locator("#step-text .study-flag")).to_be_hidden()
+        reader.locator("body").press("ArrowLeft")
         expect(reader.locator('.study-branch-link[data-line="b1"]')).to_be_visible()
         assert reader.locator(".study-tools, [data-glyph], #study-comment-text").count() == 0
         assert reader.locator("html.study-owner").count() == 0
@@ -258,6 +264,14 @@ def test_arrows_are_drawn_over_the_board(chromium, study_server):
         # at another step, no arrow
         go(page, 2)
         expect(page.locator("svg.study-arrows line")).to_have_count(0)
+        # a glyph button toggles: pressed again, it takes the glyph away (the arrow stays)
+        go(page, 1)
+        saved(page, lambda: page.locator('[data-glyph="!!"]').click())
+        expect(page.locator(GLYPH)).to_have_text("!!")
+        saved(page, lambda: page.locator('[data-glyph="!!"]').click())
+        expect(page.locator(GLYPH)).to_be_hidden()
+        expect(page.locator('[data-glyph="!!"]')).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("svg.study-arrows line.study-arrow")).to_have_count(1)
         assert page.errors == []
     finally:
         context.close()

@@ -52,7 +52,7 @@
     }
     var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     found = nav ? tokenFrom(nav.name) : null;
-    if (found && !read(TOKEN_KEY)) store(TOKEN_KEY, found);
+    if (found) store(TOKEN_KEY, found);
   })();
 
   function $(id) { return document.getElementById(id); }
@@ -177,6 +177,20 @@
     ui.note.appendChild(ui.comment);
     panel.appendChild(ui.note);
 
+    // beside the step's words (on screen with the controls, on a phone too): this step has a note
+    var words = $("step-text");
+    if (words) {
+      ui.flag = el("a", "study-flag");
+      ui.flag.href = "#study-panel";
+      ui.flag.hidden = true;
+      ui.flag.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        panel.scrollIntoView({ block: "start", behavior: "smooth" });
+      });
+      words.appendChild(document.createTextNode(" "));
+      words.appendChild(ui.flag);
+    }
+
     ui.branches = el("div", "study-branches");
     panel.appendChild(ui.branches);
 
@@ -212,7 +226,11 @@
     ui.commentButton.addEventListener("click", openComment);
     tools.appendChild(ui.commentButton);
     ui.glyphButtons = {};
-    Object.keys(glyphs).forEach(function (g) {
+    // the glyphs in the usual order (good, bad, very good, very bad, interesting, dubious)
+    var order = ["!", "?", "!!", "??", "!?", "?!"];
+    var names = order.filter(function (g) { return glyphs[g]; })
+      .concat(Object.keys(glyphs).filter(function (g) { return order.indexOf(g) < 0; }));
+    names.forEach(function (g) {
       var b = button(g, "study-glyph-button", glyphs[g]);
       b.setAttribute("data-glyph", g);
       b.setAttribute("aria-pressed", "false");
@@ -322,6 +340,12 @@
     // the one piece of HTML this script puts in the page
     ui.comment.innerHTML = note && note.html ? note.html : "";
     ui.note.classList.toggle("empty", !(note && (note.html || note.glyph)));
+    if (ui.flag) {
+      var marked = note && (note.html || note.glyph || (note.highlights || []).length || (note.arrows || []).length);
+      ui.flag.hidden = !marked;
+      ui.flag.textContent = marked ? (note.glyph ? note.glyph + " " : "") + (note.html ? "\u270e note" : "\u25ce marks") : "";
+      ui.flag.title = "This step has a note: show it";
+    }
     if (!note || !(note.html || note.glyph)) ui.comment.appendChild(el("p", "muted study-empty", "No note on step " + i + "."));
 
     // the line shown and the way back
