@@ -972,9 +972,8 @@ def study_export_command(public_id: str, rev: int | None, fmt: str, output: str 
             raise UserError(f"a {stored.game} study exports as {known}, not {fmt[:20]!r}")
         data = chosen.write(stored.study).encode(chosen.encoding)
     if output is None:
-        stream = click.get_binary_stream("stdout")
-        stream.write(data)
-        stream.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     with open(output, "wb") as fh:
         fh.write(data)

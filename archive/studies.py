@@ -198,7 +198,7 @@ class StudyIds:
 
     def __init__(self, ids: Any):
         # the very hashids games' ids are made with (same salt and length), given two numbers
-        self._hashids: Hashids = ids._hashids
+        self._hashids: Hashids = ids.hashids
 
     def encode(self, row_id: int) -> str:
         return self._hashids.encode(row_id, STUDY_TAG)
@@ -365,6 +365,15 @@ class Studies:
             conn.execute(delete(StudyRevision).where(StudyRevision.study_id == row_id))
             conn.execute(delete(StudyRow).where(StudyRow.id == row_id))
 
+    def remove(self, public_id: str) -> bool:
+        """Delete any study and its revisions, without its token (for an admin). False if there is none."""
+        row_id = self.ids.decode(public_id)
+        if row_id is None:
+            return False
+        with self.engine.execution_options(write=True).begin() as conn:
+            conn.execute(delete(StudyRevision).where(StudyRevision.study_id == row_id))
+            return conn.execute(delete(StudyRow).where(StudyRow.id == row_id)).rowcount == 1
+
     def _row_id(self, public_id: str) -> int:
         row_id = self.ids.decode(public_id)
         if row_id is None:
@@ -434,6 +443,8 @@ class Studies:
             where.append(StudyRow.game == game)
         with self.engine.connect() as conn:
             total = conn.execute(select(func.count()).select_from(StudyRow).where(*where)).scalar_one()
+            if offset >= total:  # (an offset past any database's integers asks for nothing either)
+                return Page([], total)
             rows = conn.execute(select(_STUDY).where(*where)
                                 .order_by(StudyRow.updated_at.desc(), StudyRow.id.desc())
                                 .limit(limit).offset(offset)).all()

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from replay.codec import encode
 from replay.games import get
 from replay.study import StudyGame, render_comment
 

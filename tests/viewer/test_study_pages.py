@@ -118,6 +118,10 @@ def test_every_game_studies_from_a_code_with_a_branch(client, game):
     # the main line lists the branch where it leaves
     main = study_data(client.get(made["url"]).get_data(as_text=True))
     assert main["children"][str(step)] == [{"id": "b1", "title": "what if", "first": move["text"]}]
+    # its embed shows the branch's notes, read only
+    embed = client.get(f"/embed{made['url']}?line=b1")
+    assert embed.status_code == 200
+    assert study_data(embed.get_data(as_text=True))["notes"][str(step + 1)]["comment"] == "the *other* move"
     # the branch's replay is the engine's judgement of the branch's own game
     expected = StudyGame.load(doc).line("b1").replay.step_count
     replay = client.get(f"/s/{made['id']}.json?line=b1").get_json()["replay"]
@@ -361,3 +365,66 @@ def test_moves_follow_the_view_and_the_filter(client):
     found = client.get(f"/api/studies/{made['id']}/moves?step={step}&q={word.lower()}").get_json()
     assert found["moves"] and all(word.lower() in m["text"].lower() for m in found["moves"])
     assert found["total"] == every["total"]
+
+
+def test_a_game_log_posted_as_it_is_makes_a_study_of_it(client):
+    log = get("coup").selfplay(seed=6)
+    made = make_study(client, json.loads(log.canonical_json()))
+    stored = study_json(client, made["id"])["study"]
+    assert stored["source"] == {"kind": "file", "ref": None} and stored["log"]["format"] == "coup/1"
+    broken = json.loads(log.canonical_json())
+    broken["events"] = [{"type": "no-such-event"}]
+    refused = client.post("/api/studies", json=broken)
+    assert refused.status_code == 422 and "game log" in refused.get_json()["error"]
+
+
+def test_the_new_study_form_says_what_is_wrong_with_its_game(client):
+    bad_kind = client.get("/s/new?kind=dice&ref=x")
+    assert bad_kind.status_code == 400 and "source.kind must be code, game or upload" in bad_kind.get_data(as_text=True)
+    bad_code = client.get("/s/new?kind=code&ref=%3Cscript%3E")
+    assert bad_code.status_code == 404
+    text = bad_code.get_data(as_text=True)
+    assert "not a replay code" in text and "<script>" not in text
+    good = client.get(f"/s/new?kind=code&ref={encode(get('coup').selfplay(seed=1))}")
+    assert good.status_code == 200 and "A study of this Coup game" in good.get_data(as_text=True)
+    assert good.headers["Cache-Control"] == "no-store"
+    # an upload's token may be in this form's address: it is sent on to no other site
+    assert ("meta", {"name": "referrer", "content": "no-referrer"}) in Parsed(good.get_data(as_text=True)).elements
+    refused = client.post("/s/new", data={"kind": "game", "ref": "nosuch"}, headers={"Sec-Fetch-Site": "same-origin"})
+    assert refused.status_code == 404 and "nosuch" in refused.get_data(as_text=True)
+
+
+def test_a_step_opens_without_javascript_and_the_listing_pages(client):
+    made = make_study(client, {"source": {"kind": "code", "ref": encode(get("uno-lite").selfplay(seed=3))},
+                               "listed": True})
+    doc = StudyGame.load(study_json(client, made["id"])["study"]).with_note("main", 4, comment="here").to_json()
+    client.put(f"/api/studies/{made['id']}", json={"base": 1, "study": doc}, headers={"X-Study-Token": made["owner_token"]})
+    page = Parsed(client.get(made["url"]).get_data(as_text=True))
+    [link] = [a["href"] for tag, a in page.elements if tag == "a" and "study-note-step" in (a.get("class") or "")]
+    assert link == "?step=4#4"
+    at_step = json.loads(Parsed(client.get(made["url"] + "?step=4").get_data(as_text=True)).scripts["replay-data"])
+    assert at_step["initial"]["step"] == 4
+    for query in ("", "?page=abc", "?page=0", "?page=99"):
+        listing = client.get("/studies" + query)
+        assert listing.status_code == 200
+    assert made["id"] in client.get("/studies").get_data(as_text=True)
+    assert client.get("/api/studies?page=0").status_code == 400
+    assert client.get("/api/studies?per_page=2").get_json()["per_page"] == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_page_links_every_study_export_its_game_has_and_each_answers(client, game):
+    module = get(game)
+    made = make_study(client, {"source": {"kind": "code", "ref": encode(module.selfplay(seed=4))}})
+    doc = StudyGame.load(study_json(client, made["id"])["study"]).with_note("main", 1, comment="a note").to_json()
+    client.put(f"/api/studies/{made['id']}", json={"base": 1, "study": doc}, headers={"X-Study-Token": made["owner_token"]})
+    page = Parsed(client.get(made["url"]).get_data(as_text=True))
+    links = [a["href"] for tag, a in page.elements if tag == "a" and "download" in a
+             and "/study." in a.get("href", "")]
+    assert links == [f"/s/{made['id']}/study.json"] + [f"/s/{made['id']}/study{f.suffix}" for f in module.study_formats]
+    for f in module.study_formats:
+        response = client.get(f"/s/{made['id']}/study{f.suffix}")
+        assert response.status_code == 200 and response.mimetype == f.media_type
+        assert f.looks_like(response.data.decode(f.encoding))
+    old = client.get(f"/s/{made['id']}/1/study.json")
+    assert old.status_code == 200 and json.loads(old.data)["notes"] == []

@@ -33,7 +33,7 @@ from ..services.stats import stats_json
 from ..services.triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
 from ..services.upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
 from ..services.upload import game_by_token
-from ..services.study import (MAX_BODY_BYTES as STUDY_BODY_BYTES, MAX_MOVES_SHOWN, MAX_QUERY as STUDY_MAX_QUERY,
+from ..services.study import (MAX_BODY_BYTES as STUDY_BODY_BYTES, MAX_MOVES_SHOWN,
                               TOKEN_HEADER as STUDY_TOKEN_HEADER, Conflict, api_study, conflict_response,
                               create as create_study, find as find_study, moves_json, owner_token, read_body,
                               save as save_study, set_listed as set_study_listed)
@@ -510,7 +510,8 @@ def _study_schemas() -> dict[str, Any]:
         {"type": "object", "required": ["source"], "additionalProperties": False,
          "properties": {"source": source, **common}},
         {"type": "object", "required": ["study"], "additionalProperties": False,
-         "properties": {"study": _ref("StudyDocument"), **common}}]}
+         "properties": {"study": _ref("StudyDocument"), **common}},
+        _ref("GameLog")]}
     move = {"type": "object", "required": ["index", "event", "seat", "text"], "properties": {
         "index": {"type": "integer", "minimum": 0}, "event": {"type": "object"}, "seat": NULL_STR,
         "text": {"type": "string"}}}
@@ -743,8 +744,9 @@ def openapi_document() -> dict[str, Any]:
                     "description": ("A study (comments, glyphs, marks and what-if branches on a game) of a replay "
                                     "code or link (source kind code; names from its players= parameter or "
                                     "source.players), a public archived game (kind game, its id) or an upload "
-                                    "(kind upload, its token: the study does not keep it); or a study/1 "
-                                    "document to import (study). The answer's owner_token is shown once: send it "
+                                    "(kind upload, its token: the study does not keep it); a study/1 "
+                                    "document to import (study); or a game log itself (the study's source is then "
+                                    "a file). The answer's owner_token is shown once: send it "
                                     f"as {STUDY_TOKEN_HEADER} to save. A code, game or upload that is not there "
                                     f"is a 404; a study that cannot be kept a 422. At most {STUDY_BODY_BYTES:,} "
                                     "bytes."),

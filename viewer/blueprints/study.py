@@ -194,8 +194,8 @@ for _suffix, _kind in (("picture.png", "picture"), ("animation.gif", "gif"), ("a
 
 def _new_form(status: int = 200, **context: Any) -> Response:
     response = Response(render_template("study_new.html", **context), status=status, mimetype="text/html")
+    # an upload's token may be in the address: the page's <meta name="referrer"> sends it nowhere
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"  # an upload's token may be in the address
     return response
 
 
@@ -246,7 +246,6 @@ def new_study() -> Response:
     found, token = store_new(sg, source["listed"] in ("1", "on", "yes", "true"))
     response = redirect(f"/s/{found.id}#owner={token}", 303)
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 

@@ -6,8 +6,8 @@ A study (``replay.study``: a game with notes and what-if branches) is kept by th
 its hash) and numbered revisions that never change. A study page is the replay page of one of
 its lines (``?line=``, default ``main``, the game as played), judged by the game's own engine,
 plus the study's section: the notes a reader of that line meets, rendered without JavaScript
-too, the lines as links, and ``study-data`` (the JSON ``study.js`` reads; see the viewer's
-contract in the brief). Every piece of user text (title, comments, names, branch titles) is
+too, the lines as links, and ``study-data`` (the JSON ``study.js`` reads: what the page and the
+script agree on). Every piece of user text (title, comments, names, branch titles) is
 escaped where it is shown: by Jinja, by ``tojson``, or, for comments, by
 ``replay.study.render_comment`` whose output is already safe HTML.
 
@@ -33,9 +33,9 @@ from flask import Response, current_app, jsonify, request
 from replay.codec.links import NAMES_PARAMETER, names_from_query
 from replay.errors import ReplayError
 from replay.games.base import seat_text
-from replay.log import LogFormatError
+from replay.log import LogFormatError, parse_log
 from replay.study import (GLYPHS, MAIN, MAX_BRANCHES, MAX_COMMENT_BYTES, MAX_DEPTH, MAX_MARKS, MAX_MOVES,
-                          MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, LINE_ID, Source, StudyError, StudyGame,
+                          MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, Source, StudyError, StudyGame,
                           comment_text, render_comment)
 
 from ..app import PageError, get_archive
@@ -52,7 +52,6 @@ STUDY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_HEADER = "X-Study-Token"
 MAX_TOKEN = 200
 MAX_MOVES_SHOWN = 200
-MAX_QUERY = 100
 LATEST_CACHE = "no-cache"  # a study's latest revision changes with every save: always revalidate
 REVISION_SECONDS = 3600  # a revision never changes (but a study may be deleted)
 STUDY_CACHE_ENTRIES = 32
@@ -200,9 +199,15 @@ def note_json(note: Any) -> dict[str, Any]:
             "highlights": data["highlights"], "arrows": data["arrows"]}
 
 
-def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False) -> dict[str, Any]:
-    """The page's ``study-data`` (and ``/s/<id>.json``): see the viewer's contract."""
-    firsts = {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+def first_moves(sg: StudyGame) -> dict[str, str]:
+    """Every line's first move in words (``""`` for ``main``)."""
+    return {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+
+
+def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False,
+               firsts: dict[str, str] | None = None) -> dict[str, Any]:
+    """The page's ``study-data`` (and ``/s/<id>.json``): what ``study.js`` reads."""
+    firsts = first_moves(sg) if firsts is None else firsts
     lines = []
     for lid in sg.line_ids:
         line = sg.line(lid)
@@ -245,8 +250,9 @@ def note_list(sg: StudyGame, line_id: str) -> list[dict[str, Any]]:
             for step, note in sg.notes(line_id).items()]
 
 
-def line_tree(sg: StudyGame, line_id: str, page: str) -> list[dict[str, Any]]:
+def line_tree(sg: StudyGame, line_id: str, page: str, firsts: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The lines in tree order (each branch after its parent, by step), with their links."""
+    firsts = first_moves(sg) if firsts is None else firsts
     by_parent: dict[str, list[str]] = {}
     for branch in sg.study.branches:
         by_parent.setdefault(branch.parent, []).append(branch.id)
@@ -258,7 +264,7 @@ def line_tree(sg: StudyGame, line_id: str, page: str) -> list[dict[str, Any]]:
         if lid != MAIN:
             url += f"#{line.at + 1}"
         out.append({"id": lid, "title": line.title, "at": line.at, "depth": line.depth, "last": line.last,
-                    "first": first_move_text(sg, lid), "url": url, "current": lid == line_id,
+                    "first": firsts[lid], "url": url, "current": lid == line_id,
                     "parent": line.parent})
         for child in sorted(by_parent.get(lid, []), key=lambda c: sg.line(c).at):
             walk(child)
@@ -275,10 +281,11 @@ def render_line(found: Found, line_id: str | None, template: str, fixed_rev: boo
     title = study_title(found, sg, game)
     page = base_path(found, fixed_rev)
     notes = sg.notes(line_id)
+    firsts = first_moves(sg)
     study = {
-        "data": study_data(found, sg, line_id, fixed_rev), "title": title, "fixed_rev": fixed_rev,
+        "data": study_data(found, sg, line_id, fixed_rev, firsts), "title": title, "fixed_rev": fixed_rev,
         "found": found, "line": sg.line(line_id), "line_id": line_id, "notes": note_list(sg, line_id),
-        "tree": line_tree(sg, line_id, page), "exports": study_exports(sg, found, fixed_rev),
+        "tree": line_tree(sg, line_id, page, firsts), "exports": study_exports(sg, found, fixed_rev),
         "description": describe(sg, title),
         "note_count": len(sg.study.notes), "branch_count": len(sg.study.branches),
         "first_comment": next((comment_text(n.comment) for n in notes.values() if n.comment.strip()), ""),
@@ -365,7 +372,15 @@ def log_from_source(kind: Any, ref: Any, players: str = "") -> tuple[Any, Source
 
 
 def create(body: dict[str, Any]) -> tuple[Found, str]:
-    """A new study from an API body (``source`` or ``study``); the stored revision and the owner token."""
+    """A new study from an API body (``source``, ``study``, or a game's log itself: a study of
+    that game with ``file`` as its source); the stored revision and the owner token."""
+    if "format" in body and "source" not in body and "study" not in body:
+        try:
+            log = parse_log(body, "the request")
+        except (LogFormatError, ReplayError) as exc:
+            raise PageError(f"the body is neither a study request nor a game log this site reads: {exc}", 422,
+                            "Not a game log") from None
+        return store_new(checked(lambda: StudyGame.new(log, source=Source(kind="file"))), False)
     unknown = set(body) - {"source", "study", "title", "listed"}
     if unknown:
         raise PageError(f"unknown field {sorted(unknown)[0][:40]!r} (a study is made from 'source' or 'study', "
