@@ -339,6 +339,11 @@ def test_a_stale_save_is_refused_and_nothing_is_lost(chromium, study_server):
         b.locator("#study-comment-text").press("Escape")  # cancel: the draft is dropped
         expect(b.locator("#study-comment-text")).to_be_hidden()
         assert b.evaluate(f"localStorage.getItem('game-replay.study-draft.{sid}')") is None
+        # an old revision is read-only, even for the owner
+        a.goto(f"{server.url}/s/{sid}/1#2")
+        ready(a)
+        assert a.locator(".study-tools, #study-comment-text").count() == 0
+        expect(a.locator(".study-empty")).to_be_visible()  # revision 1 had no note
         assert a.errors == []
         assert [e for e in b.errors if "status of 409" not in e] == []  # the refused PUT is logged by Chromium
     finally:
@@ -369,8 +374,12 @@ def test_hostile_comments_are_text(chromium, study_server):
         huge = HOSTILE + "x" * (100 * 1024 - len(HOSTILE.encode()))
         page.locator("#study-comment-text").fill(huge)
         saved(page, lambda: page.locator("#study-comment-text").press("Control+Enter"))
-        for p in (page, reader):
-            if p is reader:
+        for p in (page, reader, "embed"):
+            if p == "embed":
+                p = reader
+                p.goto(f"{server.url}/embed/s/{sid}#1")
+                ready(p)
+            elif p is reader:
                 p.goto(f"{server.url}/s/{sid}#1")
                 ready(p)
             comment = p.locator(NOTE)
@@ -395,6 +404,8 @@ def test_hostile_comments_are_text(chromium, study_server):
             expect(p.locator(NOTE + " p").first).to_contain_text("<script>")
             # the comment box is scrolled, not the page stretched
             assert p.evaluate("document.documentElement.scrollWidth") <= 1280
+            if "/embed/" in p.url:
+                continue
             assert p.errors == []
     finally:
         context.close()
@@ -500,17 +511,20 @@ def test_marking_on_a_phone_does_not_step_and_extending_a_branch(chromium, study
     context, page = owner_page(chromium, server, sid, token, f"?line=b1", viewport={"width": 375, "height": 812},
                                device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
-        go(page, step + 1)
+        go(page, step)  # not the last step: a tap would step the board if the stepper saw it
         assert page.evaluate("GameViewer.last") == step + 1
         page.locator('[data-study="mark"]').tap()
         seat = page.locator("#board [data-seat]").first
         seat.tap(position=CORNER)
         page.wait_for_timeout(300)
-        assert shown_step(page) == step + 1
+        assert shown_step(page) == step
         expect(seat).to_have_class(re.compile(r"\bstudy-mark\b"))
         seat.tap(position=CORNER)  # a second tap clears it
         expect(seat).not_to_have_class(re.compile(r"\bstudy-mark\b"))
-        page.locator('[data-study="mark"]').tap()  # marking off
+        assert shown_step(page) == step
+        page.locator('[data-study="mark"]').tap()  # marking off: a tap steps again
+        page.locator("#board").tap(position=CORNER)
+        expect(page.locator("#step-no")).to_have_text(str(step + 1))
         page.locator('[data-study="try"]').tap()
         choice = page.locator(".study-move").first
         expect(choice).to_be_visible()
@@ -520,5 +534,24 @@ def test_marking_on_a_phone_does_not_step_and_extending_a_branch(chromium, study
         branches = page.request.get(f"{server.url}/api/studies/{sid}").json()["study"]["branches"]
         assert [len(b["moves"]) for b in branches] == [2, 1]
         assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_token_that_is_not_the_owners_is_told(chromium, study_server):
+    server = study_server
+    context, page = new_page(chromium)
+    try:
+        sid, token = api_study(page, server, "holdem")
+        page.goto(f"{server.url}/s/{sid}#owner={'x' * len(token)}")
+        ready(page)
+        go(page, 1)
+        page.locator("body").press("c")
+        page.locator("#study-comment-text").fill("not mine to write")
+        page.locator("#study-comment-text").press("Control+Enter")
+        expect(page.locator(".study-status")).to_contain_text("owner key is not accepted")
+        assert page.locator("#study-comment-text").input_value() == "not mine to write"
+        assert server_comments(page, server, sid) == {}
+        assert [e for e in page.errors if "status of 403" not in e] == []
     finally:
         context.close()
