@@ -326,7 +326,7 @@ def test_bodies_too_large_or_malformed_are_refused_with_their_reason(client):
         (b"{not json", 400, "not JSON"), (b"[1, 2]", 400, "JSON object"), (b"", 400, "no body"),
         (json.dumps({"source": {"kind": "dice", "ref": "x"}}).encode(), 400, "source.kind"),
         (json.dumps({"source": {"kind": "code"}}).encode(), 400, "source.ref"),
-        (json.dumps({"source": {"kind": "code", "ref": "x"}, "study": {}}).encode(), 400, "either"),
+        (json.dumps({"source": {"kind": "code", "ref": "x"}, "study": {}}).encode(), 400, "send one of"),
         (json.dumps({"source": {"kind": "code", "ref": "x"}, "colour": 1}).encode(), 400, "unknown field"),
         (json.dumps({"source": {"kind": "code", "ref": "x"}, "title": "t" * 201}).encode(), 400, "title"),
         (json.dumps({"study": {"log": {"format": "uno-lite/1"}}}).encode(), 422, "log"),
@@ -428,3 +428,18 @@ def test_the_page_links_every_study_export_its_game_has_and_each_answers(client,
         assert f.looks_like(response.data.decode(f.encoding))
     old = client.get(f"/s/{made['id']}/1/study.json")
     assert old.status_code == 200 and json.loads(old.data)["notes"] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_study_file_imports_in_every_format_its_game_has(client, game):
+    module = get(game)
+    study = StudyGame.new(module.selfplay(seed=7), title="from a file").with_note("main", 2, comment="noted here")
+    files = [("study.json", study.export_json())] + [(f"deal{f.suffix}", f.write(study)) for f in module.study_formats]
+    for name, text in files:
+        made = make_study(client, {"file": {"name": name, "text": text}})
+        stored = StudyGame.load(study_json(client, made["id"])["study"])
+        assert stored.note("main", 2).comment == "noted here", name
+        assert stored.line("main").replay.step_count == study.line("main").replay.step_count
+    unreadable = client.post("/api/studies", json={"file": {"name": "notes.txt", "text": "just some words"}})
+    assert unreadable.status_code == 422 and "not a study file this site reads" in unreadable.get_json()["error"]
+    assert client.post("/api/studies", json={"file": "text"}).status_code == 400

@@ -511,6 +511,11 @@ def _study_schemas() -> dict[str, Any]:
          "properties": {"source": source, **common}},
         {"type": "object", "required": ["study"], "additionalProperties": False,
          "properties": {"study": _ref("StudyDocument"), **common}},
+        {"type": "object", "required": ["file"], "additionalProperties": False,
+         "properties": {"file": {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
+             "name": {"type": "string", "maxLength": 200, "description": "its suffix tells the format"},
+             "text": {"type": "string", "description": "a study file of a game's own format (its "
+                                                       "study_formats) or study/1 JSON"}}}, **common}},
         _ref("GameLog")]}
     move = {"type": "object", "required": ["index", "event", "seat", "text"], "properties": {
         "index": {"type": "integer", "minimum": 0}, "event": {"type": "object"}, "seat": NULL_STR,
@@ -745,7 +750,8 @@ def openapi_document() -> dict[str, Any]:
                                     "code or link (source kind code; names from its players= parameter or "
                                     "source.players), a public archived game (kind game, its id) or an upload "
                                     "(kind upload, its token: the study does not keep it); a study/1 "
-                                    "document to import (study); or a game log itself (the study's source is then "
+                                    "document to import (study); a study file of a game's own format (file: "
+                                    "text with comments in a format a game declares); or a game log itself (the study's source is then "
                                     "a file). The answer's owner_token is shown once: send it "
                                     f"as {STUDY_TOKEN_HEADER} to save. A code, game or upload that is not there "
                                     f"is a 404; a study that cannot be kept a 422. At most {STUDY_BODY_BYTES:,} "

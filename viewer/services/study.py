@@ -32,6 +32,7 @@ from flask import Response, current_app, jsonify, request
 
 from replay.codec.links import NAMES_PARAMETER, names_from_query
 from replay.errors import ReplayError
+from replay.games import get as get_game, names as game_names
 from replay.games.base import seat_text
 from replay.log import LogFormatError, parse_log
 from replay.study import (GLYPHS, MAIN, MAX_BRANCHES, MAX_COMMENT_BYTES, MAX_DEPTH, MAX_MARKS, MAX_MOVES,
@@ -184,7 +185,7 @@ def first_move_text(sg: StudyGame, line_id: str) -> str:
 
 
 def study_title(found: Found, sg: StudyGame, game: ViewedGame | None = None) -> str:
-    """The study's own title, else one made from its game's (``Study: Floating bridge: ...``)."""
+    """The study's own title, else one made from its game's (``Study: <the game's title>``)."""
     title = (sg.study.title or "").strip()
     if title:
         return title
@@ -381,16 +382,21 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
             raise PageError(f"the body is neither a study request nor a game log this site reads: {exc}", 422,
                             "Not a game log") from None
         return store_new(checked(lambda: StudyGame.new(log, source=Source(kind="file"))), False)
-    unknown = set(body) - {"source", "study", "title", "listed"}
+    unknown = set(body) - {"source", "study", "file", "title", "listed"}
     if unknown:
-        raise PageError(f"unknown field {sorted(unknown)[0][:40]!r} (a study is made from 'source' or 'study', "
-                        "with 'title' and 'listed')", 400, "Bad request")
+        raise PageError(f"unknown field {sorted(unknown)[0][:40]!r} (a study is made from 'source', 'study' or "
+                        "'file', with 'title' and 'listed')", 400, "Bad request")
     listed = _listed(body.get("listed"))
     title = _title(body.get("title"))
-    if ("source" in body) == ("study" in body):
-        raise PageError("send either 'source' (a game to study) or 'study' (a study/1 document to import)", 400,
+    if sum(key in body for key in ("source", "study", "file")) != 1:
+        raise PageError("send one of 'source' (a game to study), 'study' (a study/1 document to import) or 'file' "
+                        "(a study file in a format a game declares)", 400,
                         "Bad request")
-    if "source" in body:
+    if "file" in body:
+        sg = study_from_file(body["file"])
+        if "title" in body:
+            sg = checked(lambda: sg.replace(title=title))
+    elif "source" in body:
         source = body["source"]
         if not isinstance(source, dict):
             raise PageError("source must be an object: {\"kind\": \"code\"|\"game\"|\"upload\", \"ref\": ...}", 400,
@@ -414,6 +420,37 @@ def create(body: dict[str, Any]) -> tuple[Found, str]:
         if "title" in body:
             sg = checked(lambda: sg.replace(title=title))
     return store_new(sg, listed)
+
+
+def study_formats() -> list[Any]:
+    """Every registered game's study file formats (``GameModule.study_formats``)."""
+    return [fmt for name in game_names() for fmt in get_game(name).study_formats]
+
+
+def study_from_file(upload: Any) -> StudyGame:
+    """A study from a file's text (``{"name", "text"}``): a format told by the name's suffix,
+    else by its content (``looks_like``), else ``study/1`` JSON. 422 says what it could not read."""
+    if not isinstance(upload, dict) or set(upload) - {"name", "text"} or not isinstance(upload.get("text"), str):
+        raise PageError("file must be {\"name\": \"<file name>\", \"text\": \"<the file's text>\"}", 400, "Bad request")
+    name = upload.get("name") or ""
+    if not isinstance(name, str) or len(name) > 200:
+        raise PageError("file.name must be a file name (at most 200 characters)", 400, "Bad request")
+    text = upload["text"].removeprefix("\ufeff")
+    formats = study_formats()
+    chosen = next((f for f in formats if f.suffix and name.lower().endswith(f.suffix.lower())), None)
+    if chosen is None:
+        chosen = next((f for f in formats if f.looks_like(text)), None)
+    if chosen is None:
+        if text.lstrip().startswith("{"):
+            return load_study(text)
+        known = ", ".join(f"{f.label} ({f.suffix})" for f in formats) or "none besides study/1 JSON"
+        raise PageError(f"{name[:60] or 'the file'}: not a study file this site reads (formats: {known})", 422,
+                        "Not a study file")
+    try:
+        return StudyGame.load(chosen.read(text))
+    except (StudyError, LogFormatError, ReplayError) as exc:
+        raise PageError(f"{name[:60] or 'the file'}: not a {chosen.label} study this site can read: {exc}", 422,
+                        "Not a study file") from None
 
 
 def store_new(sg: StudyGame, listed: bool) -> tuple[Found, str]:
