@@ -202,6 +202,7 @@ class GameRecord:
     parent: str | None = None
     at: int | None = None
     title: str = ""
+    pending: tuple[str, str | None] | None = None  # a note read before the step it belongs to
 
     def engine(self) -> Game:
         rules = Rules.from_spec(self.rules)
