@@ -7,7 +7,7 @@ allow less (PBN: printing Latin-1 characters, and a ``}`` ends a comment; LIN: a
 field, a newline ends the record), so both writers escape what their format cannot hold with a
 backslash (``\\\\``, ``\\n``, ``\\uXXXX``, ``\\UXXXXXXXX``) and the readers undo it:
 
->>> escape("a}b\\nc\\\\d ✓", keep=lambda c: c not in "{}")
+>>> escape("a}b\\nc\\\\d ✓", keep=lambda c: c.isascii() and c not in "{}")
 'a\\\\u007Db\\\\nc\\\\\\\\d \\\\u2713'
 >>> unescape(escape("a}b\\nc\\\\d ✓ ", keep=lambda c: c not in "{}"))
 'a}b\\nc\\\\d ✓ '
