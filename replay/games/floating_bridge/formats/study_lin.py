@@ -252,6 +252,9 @@ def _read_record(record_text: str, number: int) -> tuple[GameRecord, str]:
         _partner(record, state, partner_card, where)
     if number == 1 and record.line != MAIN:
         raise StudyError(f"{where}: the first board must be the game as played")
+    if number > 1 and record.line == MAIN:
+        raise StudyError(f"{where}: a study is one game and its what-if lines, and this board is not one "
+                         "of its lines (no 'What-if line ...' note before its first call)")
     return record, title
 
 
