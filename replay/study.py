@@ -264,6 +264,7 @@ class StudyGame:
         self.game: GameModule = game_for_format(self.base_log.format)
         self._lines: dict[str, Line] = {}
         self._branches = {b.id: b for b in study.branches}
+        self._notes: list[Note] | None = None
         self._check()
 
     # -- reading --------------------------------------------------------------------------------
@@ -449,6 +450,11 @@ class StudyGame:
 
     # -- notes ----------------------------------------------------------------------------------
     def _sorted_notes(self) -> list[Note]:
+        if self._notes is None:
+            self._notes = self._merged_notes()
+        return self._notes
+
+    def _merged_notes(self) -> list[Note]:
         merged: dict[tuple[str, int], Note] = {}
         for note in self.study.notes:
             line = self.owner(note.line, note.step) if note.line in self.line_ids else note.line
@@ -467,13 +473,12 @@ class StudyGame:
 
     def notes(self, line_id: str) -> dict[int, Note]:
         """Every note a reader of ``line_id`` meets, by step."""
-        line = self.line(line_id)
+        last = self.line(line_id).last
         found = {}
-        for step in range(line.last + 1):
-            note = self.note(line_id, step)
-            if note is not None:
-                found[step] = note
-        return found
+        for note in self._sorted_notes():
+            if note.step <= last and self.owner(line_id, note.step) == note.line:
+                found[note.step] = note
+        return dict(sorted(found.items()))
 
     # -- edits (each gives a new, checked study) -----------------------------------------------
     def replace(self, **changes: Any) -> "StudyGame":
