@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from replay.games import get
 from replay.games.floating_bridge.formats import study_lin, study_pbn
 from replay.games.floating_bridge.formats.pbn import pbn_hand, to_pbn
+from replay.log import LogFormatError
 from replay.study import GLYPHS, StudyError, StudyGame, comment_text
 
 GAME = get("floating-bridge")
@@ -254,3 +255,37 @@ def random_studies(draw) -> StudyGame:
 def test_random_studies_round_trip(name: str, study: StudyGame) -> None:
     back = _round_trip(study, FORMATS[name])
     assert _expected(back, plain=False) == _expected(study)
+
+
+# --- damaged files -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def exports() -> dict[str, str]:
+    study = StudyGame.new(GAME.selfplay(seed=5), title="Damaged")
+    study = study.with_note("main", 0, comment="deal {x}", glyph="!")
+    study = study.with_note("main", 3, comment="über ✓\nline", glyph="?")
+    study, branch = study.with_branch("main", 8, [study.moves("main", 8)[0].event], title="b")
+    study = study.with_note(branch, 9, comment="in the branch")
+    return {name: fmt.write(study) for name, fmt in FORMATS.items()}
+
+
+@pytest.mark.parametrize("name", FORMATS)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_damaged_files_give_a_study_or_a_study_error(exports: dict[str, str], name: str, data) -> None:
+    """Cut, doubled or changed characters anywhere: the reader answers a study or a
+    StudyError (or LogFormatError) that says what is wrong, never another exception."""
+    text = exports[name]
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        kind = data.draw(st.sampled_from(["cut", "insert", "double"]))
+        if kind == "cut":
+            text = text[:at] + text[at + data.draw(st.integers(1, 40)):]
+        elif kind == "insert":
+            text = text[:at] + data.draw(st.text(st.sampled_from('{}[]"|\\=$!?%;,\n 1SNpx-*^'), max_size=6)) + text[at:]
+        else:
+            text = text[:at] + text[max(0, at - 30):at] + text[at:]
+    try:
+        StudyGame.load(FORMATS[name].read(text))
+    except (StudyError, LogFormatError) as exc:
+        assert str(exc)

@@ -252,7 +252,22 @@ def deal_hands(deal: str, where: str) -> tuple[dict[str, list[str]], Seat]:
             for rank in ranks.upper():
                 cards.append(str(parse_card(suit + rank, f"{where}, {seat.name}'s hand")))
         out[seat.name] = cards
-    return {s.name: out[s.name] for s in Seat}, first
+    hands = {s.name: out[s.name] for s in Seat}
+    check_hands(hands, where)
+    return hands, first
+
+
+def check_hands(hands: dict[str, list[str]], where: str) -> None:
+    """Four hands of 13 cards, every card once: a deal a study can be made of."""
+    for seat, cards in hands.items():
+        if len(cards) != 13:
+            raise StudyError(f"{where}: {Seat.parse(seat).full_name} holds {len(cards)} cards, not 13")
+    seen: set[str] = set()
+    for cards in hands.values():
+        for card in cards:
+            if card in seen:
+                raise StudyError(f"{where}: {card} is dealt twice")
+            seen.add(card)
 
 
 def assemble(records: list[GameRecord], title: str) -> dict[str, Any]:

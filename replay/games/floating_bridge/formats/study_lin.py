@@ -38,7 +38,7 @@ from typing import Any
 from ....study import MAIN, StudyError, StudyGame, comment_text
 from ..cards import Seat
 from .lin import LIN_ORDER, to_lin
-from .study_common import (GLYPHS_LONGEST_FIRST, GameRecord, assemble, escape, event_steps,
+from .study_common import (GLYPHS_LONGEST_FIRST, GameRecord, assemble, check_hands, escape, event_steps,
                            owned_notes, parse_call, parse_card, rules_from_name, unescape)
 
 NAME = "lin"
@@ -160,9 +160,11 @@ def _hands(value: str, where: str) -> tuple[dict[str, list[str]], Seat]:
         missing = next(s for s in LIN_ORDER if s.name not in hands)
         held = {c for cards in hands.values() for c in cards}
         hands[missing.name] = [str(parse_card(s + r, where)) for s in "SHDC" for r in "AKQJT98765432" if s + r not in held]
-    if len(hands) != 4 or any(len(c) != 13 for c in hands.values()):
+    if len(hands) != 4:
         raise StudyError(f"{where}: the deal (md) must give the four hands of 13 cards (or three of them)")
-    return {s.name: hands[s.name] for s in Seat}, first
+    hands = {s.name: hands[s.name] for s in Seat}
+    check_hands(hands, where)
+    return hands, first
 
 
 def _read_record(record_text: str, number: int) -> tuple[GameRecord, str]:

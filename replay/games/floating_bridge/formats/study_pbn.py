@@ -44,6 +44,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ....errors import ReplayError
 from ....study import MAIN, StudyError, StudyGame, comment_text
 from ..cards import PASS_VALUE, Seat
 from ..log import GameLog
@@ -335,7 +336,7 @@ def _read_game(game: list[_Item], number: int) -> tuple[GameRecord, str]:
     first = tags.get("Auction") or tags.get("Dealer") or ""
     try:
         first_bidder = Seat.parse(first)
-    except Exception:
+    except ReplayError:
         raise StudyError(f"{where}: the first bidder (the [Auction] or [Dealer] tag) is {first[:10]!r}, not a seat") from None
     record = GameRecord(where=where, hands=hands, first_bidder=first_bidder,
                         rules=rules_from_name(tags.get("Rules", ""), f"{where}, [Rules]"))
