@@ -4,6 +4,7 @@ read by endplay's PBN parser, and bad files refused with a StudyError."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pytest
@@ -289,3 +290,46 @@ def test_damaged_files_give_a_study_or_a_study_error(exports: dict[str, str], na
         StudyGame.load(FORMATS[name].read(text))
     except (StudyError, LogFormatError) as exc:
         assert str(exc)
+
+
+def _broken(kind: str):
+    """A game as played with a revoke (rule checking goes on) or with a card played twice
+    (rule checking stops)."""
+    data = json.loads(GAME.selfplay(seed=0).canonical_json())
+    events = data["events"]
+    plays = [n for n, e in enumerate(events) if e["type"] == "play"]
+    first = plays[5]
+    if kind == "revoke":
+        seat, suit = events[first]["seat"], events[first]["card"][0]
+        later = next(k for k in plays[6:] if events[k]["seat"] == seat and events[k]["card"][0] != suit)
+        events[first]["card"], events[later]["card"] = events[later]["card"], events[first]["card"]
+    else:
+        events[plays[9]]["card"] = events[plays[1]]["card"]
+    return GAME.parse(data)
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_a_game_with_a_revoke_round_trips_with_its_finding(name: str) -> None:
+    log = _broken("revoke")
+    study = StudyGame.new(log).with_note("main", 3, comment="before the revoke")
+    back = StudyGame.load(FORMATS[name].read(FORMATS[name].write(study)))
+    found = [(f.step, f.kind, f.message) for f in back.line("main").replay.findings]
+    assert found == [(f.step, f.kind, f.message) for f in log.replay().findings] and found[0][1] == "revoke"
+    assert _expected(back, plain=False) == _expected(study)  # the export's findings comment is not a note
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_a_game_whose_rule_checking_stopped_is_written_but_not_read_back(name: str) -> None:
+    study = StudyGame.new(_broken("stopped"))
+    assert not study.line("main").replay.checked
+    text = FORMATS[name].write(study)
+    with pytest.raises(StudyError, match="breaks the rules"):
+        FORMATS[name].read(text)
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_a_file_too_large_is_refused_before_reading(name: str) -> None:
+    from replay.games.floating_bridge.formats.study_common import MAX_TEXT
+
+    with pytest.raises(StudyError, match="at most"):
+        FORMATS[name].read(" " * (MAX_TEXT + 1))

@@ -19,11 +19,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ....study import GLYPHS, NAGS, StudyError, StudyGame
+from ....study import GLYPHS, MAX_STUDY_BYTES, NAGS, StudyError, StudyGame
 from ..cards import Call, CallParseError, Card, CardParseError, Seat
 from ..engine import Game
 from ..rules import PRESETS, Rules, RulesError
 
+#: the longest PBN or LIN text read as a study: a study's JSON may have 4 MiB, and escapes
+#: (``\\uXXXX`` for one character) make the same text longer in these formats
+MAX_TEXT = 8 * MAX_STUDY_BYTES
 GLYPH_OF_NAG = {n: g for g, n in NAGS.items()}
 #: glyphs, longest first (a suffix ``!!`` is not ``!`` twice)
 GLYPHS_LONGEST_FIRST = sorted(GLYPHS, key=len, reverse=True)

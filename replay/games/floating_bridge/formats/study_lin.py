@@ -38,7 +38,7 @@ from typing import Any
 from ....study import MAIN, StudyError, StudyGame, comment_text
 from ..cards import Seat
 from .lin import LIN_ORDER, to_lin
-from .study_common import (GLYPHS_LONGEST_FIRST, GameRecord, assemble, check_hands, escape, event_steps,
+from .study_common import (GLYPHS_LONGEST_FIRST, MAX_TEXT, GameRecord, assemble, check_hands, escape, event_steps,
                            owned_notes, parse_call, parse_card, rules_from_name, unescape)
 
 NAME = "lin"
@@ -271,6 +271,8 @@ def _partner(record: GameRecord, state: Any, card: Any, where: str) -> None:
 
 def read(text: str) -> dict[str, Any]:
     """LIN with commentary -> a study (``study/1`` JSON); ``StudyError`` says what is wrong."""
+    if len(text) > MAX_TEXT:
+        raise StudyError(f"the file is {len(text):,} characters; a study's LIN file may have at most {MAX_TEXT:,}")
     if "\x00" in text:
         raise StudyError("this is not a LIN file (it holds NUL characters)")
     records_text = [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]

@@ -46,12 +46,12 @@ from typing import Any
 
 from ....errors import ReplayError
 from ....study import MAIN, StudyError, StudyGame, comment_text
-from ..cards import PASS_VALUE, Seat
+from ..cards import Seat
 from ..log import GameLog
 from ..log import parse as parse_log
 from . import pbn
 from .pbn import EOL, ENCODING, pbn_call, pbn_text, to_pbn
-from .study_common import (GameRecord, assemble, deal_hands, escape, event_steps, glyph_of_nag,
+from .study_common import (MAX_TEXT, GameRecord, assemble, deal_hands, escape, event_steps, glyph_of_nag,
                            glyph_prefix, join_wrapped, owned_notes, parse_call, parse_card,
                            rules_from_name, split_glyph_suffix, unescape, wrap_escaped)
 
@@ -554,6 +554,8 @@ def _drop_export_notes(record: GameRecord) -> None:
 
 def read(text: str) -> dict[str, Any]:
     """A PBN file with commentary -> a study (``study/1`` JSON); ``StudyError`` says what is wrong."""
+    if len(text) > MAX_TEXT:
+        raise StudyError(f"the file is {len(text):,} characters; a study's PBN file may have at most {MAX_TEXT:,}")
     if "\x00" in text:
         raise StudyError("this is not a PBN file (it holds NUL characters)")
     games = _games(_items(text))
