@@ -241,7 +241,7 @@ def random_studies(draw) -> StudyGame:
                 if branch["id"] == new:
                     branch["moves"].append(draw(st.sampled_from(more)).event)
             study = StudyGame.load(data)
-    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
+    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
     for _ in range(draw(st.integers(0, 6))):
         line_id = draw(st.sampled_from(study.line_ids))
         step = draw(st.integers(0, study.line(line_id).last))
@@ -251,7 +251,7 @@ def random_studies(draw) -> StudyGame:
 
 
 @pytest.mark.parametrize("name", FORMATS)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(study=random_studies())
 def test_random_studies_round_trip(name: str, study: StudyGame) -> None:
     back = _round_trip(study, FORMATS[name])
@@ -333,3 +333,27 @@ def test_a_file_too_large_is_refused_before_reading(name: str) -> None:
 
     with pytest.raises(StudyError, match="at most"):
         FORMATS[name].read(" " * (MAX_TEXT + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(" \\a{}é✓\n%|"), max_size=80), width=st.integers(1, 20))
+def test_wrapped_escaped_text_reads_back_exactly(text: str, width: int) -> None:
+    """However spaces, escapes and the width fall, every line is short enough (an escape may
+    stand alone), none starts or ends with a space a reader could strip, and the text comes back."""
+    from replay.games.floating_bridge.formats.study_common import escape, join_wrapped, unescape, wrap_escaped
+
+    escaped = escape(text, lambda c: c.isascii() and c not in "{}%")
+    lines = wrap_escaped(escaped, width)
+    assert all(line == line.strip() for line in lines)
+    assert all(len(line) <= max(width, 11) for line in lines)
+    assert unescape(join_wrapped([line.strip() for line in lines])) == text
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_a_long_unbroken_note_on_a_call_reads_back(name: str) -> None:
+    """The exact text after a [Note] tag may be wrapped right after its =n= (a case hypothesis found)."""
+    study = StudyGame.new(GAME.selfplay(seed=2))
+    comment = "0\x1f\x1f00000Ʀ" + "\U0001fffb\U00041bf6\U0005f831" * 5
+    study = study.with_note("main", 1, comment=comment)
+    back = StudyGame.load(FORMATS[name].read(FORMATS[name].write(study)))
+    assert {s: n.comment for s, n in back.notes("main").items()} == {1: comment}

@@ -86,30 +86,33 @@ def wrap_escaped(text: str, width: int) -> list[str]:
     ['abcd\\\\', 'efgh\\\\', 'ij']
     >>> join_wrapped(wrap_escaped("aaaa  bbbb cccccccccccc", 7)) == "aaaa  bbbb cccccccccccc"
     True
+    >>> wrap_escaped("abcdefgh  ij", 9)
+    ['abcdefgh\\\\', '\\\\u0020 ij']
     """
     units = escape_units(text)
     lines: list[str] = []
-    while units:
-        if sum(map(len, units)) <= width:
-            lines.append("".join(units))
+    start, count = 0, len(units)
+    while start < count:
+        used, stop, space = 0, start, None
+        while stop < count and (used + len(units[stop]) <= width or stop == start):
+            used += len(units[stop])
+            if (units[stop] == " " and start < stop < count - 1
+                    and units[stop - 1] != " " and units[stop + 1] != " "):
+                space = stop
+            stop += 1
+        if stop == count:
+            lines.append("".join(units[start:]))
             break
-        used, cut, space = 0, 0, None
-        for n, unit in enumerate(units):
-            if used + len(unit) > width:
-                break
-            used += len(unit)
-            cut = n + 1
-            if (unit == " " and 0 < n < len(units) - 1 and units[n - 1] != " " and units[n + 1] != " "
-                    and n + 1 < len(units)):
-                space = n
-        if space is not None and space > 0:
-            lines.append("".join(units[:space]))
-            units = units[space + 1:]
-        else:
-            while cut > 1 and sum(map(len, units[:cut])) + 1 > width:
-                cut -= 1
-            lines.append("".join(units[:cut]) + "\\")
-            units = units[cut:]
+        if space is not None:
+            lines.append("".join(units[start:space]))
+            start = space + 1
+            continue
+        while stop > start + 1 and sum(map(len, units[start:stop])) + 1 > width:
+            stop -= 1  # room for the line's closing backslash
+        lines.append("".join(units[start:stop]) + "\\")
+        start = stop
+        if units[start] == " ":
+            units[start] = "\\u0020"  # a line's first space would be lost to readers that strip lines
     return lines or [""]
 
 

@@ -89,8 +89,9 @@ def _tag_value(line: str) -> str | None:
 
 def _text_tag(name: str, text: str, prefix: str = "") -> list[str]:
     """A tag holding user text, followed by the exact text when the tag could not hold it."""
-    tag = pbn._tag(name, prefix + text)
-    if _tag_value(tag) == prefix + text and "\n" not in text:
+    shown = text if len(text) <= 2 * pbn.LINE_MAX else text[:2 * pbn.LINE_MAX] + "..."  # a tag holds one line
+    tag = pbn._tag(name, prefix + shown)
+    if shown == text and _tag_value(tag) == prefix + text and "\n" not in text:
         return [tag]
     return [tag] + _exact(f"={prefix[:-1]}= " if prefix else "", text)
 
@@ -398,9 +399,10 @@ def _read_game(game: list[_Item], number: int) -> tuple[GameRecord, str]:
             if section is None and previous_tag is not None and ours:
                 name = previous_tag.text
                 if name == "Note":
-                    found = re.match(r"=(\d+)= ", item.value)
+                    joined = join_wrapped([line.strip() for line in item.value.split("\n")])
+                    found = re.match(r"=(\d+)= ", joined)
                     if found:
-                        notes_text[found.group(1)] = _comment_text(item.value[found.end():], True)
+                        notes_text[found.group(1)] = unescape(joined[found.end():])
                         continue
                 if name in ("StudyTitle", "StudyLineTitle"):
                     text = _comment_text(item.value, True)
