@@ -45,8 +45,8 @@ def escape(text: str, keep: Callable[[str], bool]) -> str:
             out.append("\\\\")
         elif char == "\n":
             out.append("\\n")
-        elif char == " " and (n == 0 or n == last):
-            out.append("\\u0020")
+        elif char.isspace() and (n == 0 or n == last):
+            out.append(f"\\u{code:04X}")  # readers strip a line's ends
         elif code < 32 or 127 <= code < 160 or not keep(char) or 0xD800 <= code <= 0xDFFF:
             out.append(f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}")
         else:
@@ -97,7 +97,7 @@ def wrap_escaped(text: str, width: int) -> list[str]:
         while stop < count and (used + len(units[stop]) <= width or stop == start):
             used += len(units[stop])
             if (units[stop] == " " and start < stop < count - 1
-                    and units[stop - 1] != " " and units[stop + 1] != " "):
+                    and not units[stop - 1].isspace() and not units[stop + 1].isspace()):
                 space = stop
             stop += 1
         if stop == count:
@@ -111,8 +111,8 @@ def wrap_escaped(text: str, width: int) -> list[str]:
             stop -= 1  # room for the line's closing backslash
         lines.append("".join(units[start:stop]) + "\\")
         start = stop
-        if units[start] == " ":
-            units[start] = "\\u0020"  # a line's first space would be lost to readers that strip lines
+        if units[start].isspace():
+            units[start] = f"\\u{ord(units[start]):04X}"  # a line's first space would be lost to readers that strip lines
     return lines or [""]
 
 
