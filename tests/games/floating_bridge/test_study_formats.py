@@ -222,7 +222,9 @@ def test_registered_formats_tell_each_other_apart(study: StudyGame) -> None:
 
 @st.composite
 def random_studies(draw) -> StudyGame:
-    study = StudyGame.new(GAME.selfplay(seed=draw(st.integers(0, 50))))
+    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
+    title = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+    study = StudyGame.new(GAME.selfplay(seed=draw(st.integers(0, 50))), title=draw(title))
     for _ in range(draw(st.integers(0, 3))):
         line_id = draw(st.sampled_from(study.line_ids))
         line = study.line(line_id)
@@ -231,7 +233,7 @@ def random_studies(draw) -> StudyGame:
         if not moves:
             continue
         chosen = [draw(st.sampled_from(moves)).event]
-        study, new = study.with_branch(line_id, at, chosen)
+        study, new = study.with_branch(line_id, at, chosen, title=draw(title))
         for _ in range(draw(st.integers(0, 4))):
             more = study.moves(new, study.line(new).last)
             if not more:
@@ -241,7 +243,6 @@ def random_studies(draw) -> StudyGame:
                 if branch["id"] == new:
                     branch["moves"].append(draw(st.sampled_from(more)).event)
             study = StudyGame.load(data)
-    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
     for _ in range(draw(st.integers(0, 6))):
         line_id = draw(st.sampled_from(study.line_ids))
         step = draw(st.integers(0, study.line(line_id).last))

@@ -516,7 +516,11 @@ def _read_game(game: list[_Item], number: int) -> tuple[GameRecord, str]:
             raise StudyError(f"{where}: cards are played but there is no [PartnerCard] tag: a floating bridge game "
                              "names its partner card before the play (this is not a floating bridge game as "
                              "game-replay writes one)")
-        leader = Seat.parse(tags.get("Play", ""))
+        try:
+            leader = Seat.parse(tags.get("Play", ""))
+        except ReplayError:
+            raise StudyError(f"{where}: the [Play] tag names the first leader (N, E, S or W), "
+                             f"not {tags.get('Play', '')[:10]!r}") from None
         for row in rows:
             if len(row) != 4:
                 raise StudyError(f"{where}: a line of the play has {len(row)} cards; each trick has four "
