@@ -430,7 +430,8 @@ class StudyGame:
         """The moves that could be tried after step ``step`` of line ``line_id``, as ``view``
         may see them: ``None`` or ``"all"`` every legal move; a seat only its own moves, when it
         is to act (another seat's options would show what it holds; where other seats may answer
-        too, as a challenge can, their moves are theirs alone); anyone else none."""
+        too, as a challenge can, their moves are theirs alone), and no outcome of chance
+        (``GameModule.chance``: the card a draw gives); anyone else none."""
         state = self.position(line_id, step)
         if state.over:
             return []
@@ -440,7 +441,7 @@ class StudyGame:
         moves = []
         for n, event in enumerate(self.game.legal_events(state)):
             seat = None if getattr(event, "seat", None) is None else seat_text(event.seat)
-            if seat_view and seat not in (None, view):
+            if seat_view and (seat not in (None, view) or self.game.chance(state, event)):
                 continue
             moves.append(Move(n, _dump(event), seat, self.game.move_text(state, event)))
         return moves

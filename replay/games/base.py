@@ -465,6 +465,13 @@ class GameModule:
         actions = [n for n, e in enumerate(replay.log.events) if e.type in self.action_events]
         return [None, *actions[:len(steps) - 1]]
 
+    def chance(self, state: State, event: Any) -> bool:
+        """Whether ``event`` (one of ``legal_events(state)``) is an outcome of chance, such as
+        the card a draw gives, rather than a seat's choice. A study offers such events with
+        every card open only: listed in a seat's view, they would show what that seat cannot
+        see (the cards a draw could give tell the cards elsewhere). None by default."""
+        return False
+
     def move_text(self, state: State, event: Any) -> str:
         """Words for an event a seat could log at ``state`` (what "try another move" lists).
         By default the event's seat, type and other fields, as the log writes them."""
