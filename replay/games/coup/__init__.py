@@ -111,6 +111,11 @@ class Coup(GameModule):
                 out.append(_event(state.event_for(entry)))
         return out
 
+    def chance(self, state: CoupState, event: Any) -> bool:
+        """The card a replacement draws, and the two an exchange draws, are chance: a seat's
+        view of a study is not offered them (they would tell the deck)."""
+        return event.type in ("replace", "exchange")
+
     def move_text(self, state: CoupState, event: Any) -> str:
         """Words for a move a study may try (``replay.study``): the words of the step it would
         make (``Step.text_for`` with every card open), so "try another move" reads as the

@@ -185,6 +185,11 @@ class Holdem(GameModule):
         (in the table's smallest unit)."""
         return [ActionEvent.model_construct(action=text) for text in legal_actions(state)]
 
+    def chance(self, state: HoldemState, event: Any) -> bool:
+        """The dealer's cards (``d dh``, ``d db``) are chance: only a study's view with every
+        card open is offered them."""
+        return event.action.startswith("d ")
+
     def move_text(self, state: HoldemState, event: Any) -> str:
         """Words for a move a study may try (``replay.study``): the words the record gives the
         step it would make (``p6 raises to 100``, ``p6 calls 50``, ``p1 is dealt AhKd``,

@@ -89,6 +89,15 @@ class UnoLite(GameModule):
                 events.append(PassEvent.model_construct(type="pass", seat=seat))
         return events
 
+    def chance(self, state: UnoState, event: Any) -> bool:
+        """A draw's card is chance: a seat's view of a study is not offered the cards a draw
+        could give (they would tell the other hand).
+
+        >>> GAME.chance(None, DrawEvent.model_construct(type="draw", seat="P1", card=3))
+        True
+        """
+        return event.type == "draw"
+
     def move_text(self, state: UnoState, event: Any) -> str:
         """Words for a move a study may try (``replay.study``): the words of the step it would
         make (``Step.text_for``), so "try another move" reads as the record does.
