@@ -53,8 +53,19 @@ def seat_or_none(seat) -> str | None:
     return None if seat is None else seat_text(seat)
 
 
-def steps_with_moves(study: StudyGame, line: str) -> list[int]:
-    return [k for k in range(study.line(line).last + 1) if study.moves(line, k)]
+def dumped(event) -> dict:
+    return event.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+def steps_with_moves(study: StudyGame, line: str, every: int = 1) -> list[int]:
+    """Every ``every``-th step of ``line`` where some move can be tried (the engine's own
+    list: a study's ``moves`` words each of hold'em's thousands of moves)."""
+    found = []
+    for k in range(0, study.line(line).last + 1, every):
+        state = study.position(line, k)
+        if not state.over and study.game.legal_events(state):
+            found.append(k)
+    return found
 
 
 # --- step_events and cuts --------------------------------------------------------------------
@@ -117,16 +128,17 @@ def _branch_moves(data, study: StudyGame, line: str, at: int, most: int) -> list
     """A random walk of legal moves from step ``at`` of ``line`` (the first one among
     ``StudyGame.moves``, the next ones from the engine's own legal events)."""
     game = study.game
-    first = data.draw(st.sampled_from(study.moves(line, at)))
-    moves = [first.event]
     state = study.position(line, at)
-    assert state.push(game.legal_events(state)[first.index], 0) == []
+    legal = game.legal_events(state)
+    first = legal[data.draw(st.integers(0, len(legal) - 1), label="first move")]
+    moves = [dumped(first)]
+    assert state.push(first, 0) == []
     while len(moves) < most and not state.over:
         legal = game.legal_events(state)
         if not legal:
             break
         choice = legal[data.draw(st.integers(0, len(legal) - 1))]
-        moves.append(choice.model_dump(mode="json", exclude_none=True, by_alias=True))
+        moves.append(dumped(choice))
         assert state.push(choice, 0) == []
     return moves
 
@@ -172,10 +184,14 @@ def test_a_branch_with_a_move_the_engine_refuses_is_refused_naming_the_branch_an
     engine refuses at the branch point: the study refuses the branch, saying which move."""
     study = study_of(name, 0)
     main = study.line(MAIN)
-    pool = [m.event for k in range(0, main.last, 3) for m in study.moves(MAIN, k)[:10]]
-    models = cut_log(study.game, main.log, 0, pool).events
+    pool = [dumped(e) for k in range(0, main.last, 3) for e in study.game.legal_events(study.position(MAIN, k))[:10]]
+    pool = [e for n, e in enumerate(pool) if e not in pool[:n]][:60]
+    setup = json.loads(main.log.canonical_json())
+    setup.pop("end", None)
+    # one by one: a log may hold few of some events (one partner call in bridge)
+    models = [study.game.parse({**setup, "events": [event]}, "test").events[0] for event in pool]
     tried = seconds = 0
-    for at in steps_with_moves(study, MAIN)[::4]:
+    for at in steps_with_moves(study, MAIN, every=4):
         state = study.position(MAIN, at)
         first = study.moves(MAIN, at)[0]
         after = state.copy()
@@ -196,9 +212,9 @@ def test_a_branch_that_stops_early_has_the_findings_the_engine_gives_that_log(na
     """A branch left before the game's end is judged as the game's engine judges the same
     log (no end: abandoned, with whatever the end of a log may find)."""
     game = get(name)
-    for seed in SEEDS:
+    for seed in SEEDS[:2]:
         study = study_of(name, seed)
-        for at in steps_with_moves(study, MAIN)[::5]:
+        for at in steps_with_moves(study, MAIN, every=5):
             first = study.moves(MAIN, at)[-1]
             branched, branch_id = study.with_branch(MAIN, at, [first.event])
             branch = branched.line(branch_id)
@@ -250,12 +266,13 @@ def test_each_view_is_offered_only_what_it_may_know(name):
     main = study.line(MAIN)
     seats = [seat_text(s) for s in game.seat_order(main.log)]
     offered_to_seats = 0
-    for k in range(0, main.last + 1, max(1, main.last // 25)):
+    for k in range(0, main.last + 1, max(1, main.last // 12)):
         state = study.position(MAIN, k)
         legal = [e.model_dump(mode="json", exclude_none=True, by_alias=True) for e in game.legal_events(state)]
-        every = study.moves(MAIN, k)
+        every = study.moves(MAIN, k, "all")
         assert [m.event for m in every] == legal and [m.index for m in every] == list(range(len(legal)))
-        assert study.moves(MAIN, k, "all") == every
+        if k % 3 == 0:
+            assert study.moves(MAIN, k) == every
         assert study.moves(MAIN, k, "public") == [] and study.moves(MAIN, k, "nobody at all") == []
         to_act = seat_or_none(state.to_act)
         for seat in seats:
@@ -275,7 +292,7 @@ def test_each_view_is_offered_only_what_it_may_know(name):
 def test_every_move_has_its_own_words(name):
     """``move_text``: every legal event of positions along games gets non-empty words of its
     own (a list a reader picks from), on one line."""
-    for seed in SEEDS:
+    for seed in SEEDS[:2]:
         study = study_of(name, seed)
         for k in range(0, study.line(MAIN).last + 1, 2):
             texts = [m.text for m in study.moves(MAIN, k)]
