@@ -449,3 +449,37 @@ def test_comment_markup_examples():
         '<p dir="auto">the rules (https://example.org/a_(b))</p>')
     assert render_comment("   \n\n  ") == ""
     assert comment_text("**Duck**, [rules](https://x.org)") == "Duck, rules (https://x.org)"
+
+
+# --- what a seat's view is offered (hidden information) -----------------------------------
+
+def test_a_seat_is_not_offered_the_cards_a_draw_could_give():
+    """UNO: where the seat to move must draw, every card left is a move with all cards open,
+    and none in the seat's own view (the cards a draw could give tell the other hand)."""
+    for seed in range(6):
+        study = StudyGame.new(get("uno-lite").selfplay(seed=seed))
+        for k in range(study.line(MAIN).last + 1):
+            every = study.moves(MAIN, k)
+            if every and all(m.event["type"] == "draw" for m in every):
+                seat = every[0].seat
+                assert len(every) > 1 and len({m.event["card"] for m in every}) == len(every)
+                assert study.moves(MAIN, k, seat) == []
+                return
+    pytest.fail("no position where a seat must draw")
+
+
+def test_a_seat_is_offered_neither_another_seats_answers_nor_its_draws():
+    """Coup: while the actor is to act, another seat may challenge; the actor's view lists
+    the actor's moves only, and a replacement card drawn is never a seat's to pick."""
+    kinds = set()
+    for seed in range(4):
+        study = StudyGame.new(get("coup").selfplay(seed=seed))
+        for k in range(study.line(MAIN).last + 1):
+            every = study.moves(MAIN, k)
+            to_act = study.position(MAIN, k).to_act
+            mine = study.moves(MAIN, k, to_act) if to_act is not None else []
+            assert {m.seat for m in mine} <= {to_act}
+            assert not {m.event["type"] for m in mine} & {"replace", "exchange"}
+            assert [m for m in every if m.seat == to_act and m.event["type"] not in ("replace", "exchange")] == mine
+            kinds |= {(m.seat == to_act, m.event["type"]) for m in every}
+    assert (False, "challenge") in kinds and (True, "replace") in kinds or (False, "replace") in kinds
