@@ -1,4 +1,5 @@
-"""The archive's commands: ``game-replay ingest`` and ``game-replay archive list|show|stats|analyse|export|retry``.
+"""The archive's commands: ``game-replay ingest``, ``game-replay archive list|show|stats|analyse|export|retry``
+and ``game-replay study create|import|show|export|list``.
 
 Every command takes ``--db URL`` (else ``GAME_REPLAY_DB``, else ``sqlite:///var/game-replay.db``).
 Errors are one line on standard error and a non-zero exit, never a traceback. Player names and
@@ -24,15 +25,21 @@ from rich.table import Table
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from replay.cli import UserError, plural
+from replay.cli import UserError, looks_like_file_name, plural
+from replay.errors import ReplayError
 from replay.games import get as get_game
-from replay.log import is_log_name
+from replay.games import names as game_names
+from replay.games.base import StudyFormat
+from replay.log import is_log_name, read_logs
+from replay.study import FORMAT as STUDY_FORMAT
+from replay.study import GLYPHS, StudyGame, comment_text
 
 from .compression import BlobError
 from .filters import clean_filters, filter_fields, game_name
 from .ratings import leaderboard
-from .records import DEFAULT_URL, ArchiveError, _as_datetime, _db_message
+from .records import DEFAULT_URL, MAX_INPUT_BYTES, ArchiveError, _as_datetime, _db_message
 from .store import Archive
+from .studies import Studies, StudySourceError, first_move
 
 EXIT_SOME_QUARANTINED = 1
 
@@ -702,3 +709,298 @@ def retrain_command(db, recompress: bool) -> None:
     finally:
         archive.close()
     click.echo(f"dictionary {new} trained" + (f", {plural(n, 'blob')} rewritten" if recompress else ""))
+
+
+# --- studies -----------------------------------------------------------------------------------
+
+study_db_option = click.option("--db", "--archive", "db", metavar="URL", envvar="GAME_REPLAY_DB",
+                               help="Database URL (default: $GAME_REPLAY_DB, else sqlite:///var/game-replay.db).")
+
+
+def study_errors(fn: Callable) -> Callable:
+    """``archive_errors``, and a study that cannot be read or made as one line too (exit 2)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ReplayError as exc:  # StudyError, a bad replay code, a log that does not read
+            raise UserError(str(exc)) from None
+
+    return archive_errors(wrapper)
+
+
+@click.group("study")
+def study_group() -> None:
+    """Studies: games with notes (comments, glyphs, marks) and what-if branches, kept in the
+    archive revision by revision. Create, show, export and import them; edit them in the
+    viewer (/s/ID) with the owner token."""
+
+
+def _study_formats() -> list[StudyFormat]:
+    """Every registered game's study file formats (``GameModule.study_formats``)."""
+    return [fmt for name in game_names() for fmt in get_game(name).study_formats]
+
+
+def _read_format(fmt: StudyFormat, data: bytes, path: str) -> StudyGame:
+    try:
+        text = data.decode(fmt.encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise UserError(f"{path}: not {fmt.label} text ({exc})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return StudyGame.load(fmt.read(text))
+    except ReplayError as exc:  # StudyError, LogFormatError
+        raise UserError(f"{path}: {exc}") from None
+
+
+def read_study_file(path: str) -> StudyGame:
+    """A study from a file: a ``study/1`` JSON file, a file of a game's study format (told by
+    its suffix, else by its content) or a game's log (one game: a study with nothing said yet)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise UserError(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UserError(f"{path}: larger than {MAX_INPUT_BYTES:,} bytes: not a study or a game's log")
+    formats = _study_formats()
+    lowered = path.lower()
+    for fmt in formats:
+        if fmt.suffix and lowered.endswith(fmt.suffix.lower()):
+            return _read_format(fmt, data, path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and text.lstrip().startswith("{"):
+        try:
+            found = json.loads(text)
+        except (ValueError, RecursionError):
+            found = None
+        if isinstance(found, dict) and found.get("format") == STUDY_FORMAT:
+            try:
+                return StudyGame.load(found)
+            except ReplayError as exc:
+                raise UserError(f"{path}: {exc}") from None
+    if text is not None:
+        for fmt in formats:
+            if fmt.looks_like(text):
+                return _read_format(fmt, data, path)
+    entries = read_logs(data, path)
+    if len(entries) != 1:
+        raise UserError(f"{path}: holds {plural(len(entries), 'game')}; a study is of one game")
+    if entries[0].error is not None:
+        raise UserError(f"{path}: not a study, nor a game's log: {entries[0].error}")
+    return StudyGame.new(entries[0].log, source={"kind": "file", "ref": None})
+
+
+def _study_of(archive: Archive, source: str, title: str | None) -> StudyGame:
+    """The study SOURCE names: a file, an archived game's public id or a replay code (or link)."""
+    if os.path.isfile(source):
+        study = read_study_file(source)
+    elif os.path.exists(source):
+        raise UserError(f"{source}: a folder, not a file (a study is of one game)")
+    elif looks_like_file_name(source):
+        raise UserError(f"{source}: no such file")
+    elif archive.ids.decode(source) is not None:
+        study = Studies(archive).from_source("game", source, listed_only=False)
+    else:
+        try:
+            study = Studies(archive).from_source("code", source)
+        except StudySourceError as exc:
+            raise UserError(f"{source[:60]!r} is not a file, an archived game's id or a replay code ({exc})") from None
+    return study if title is None else study.replace(title=title)
+
+
+def _create(db: str | None, source: str, title: str | None, listed: bool, as_json: bool) -> None:
+    archive = _open(db)
+    try:
+        study = _study_of(archive, source, title)
+        created = Studies(archive).create(study, listed=listed)
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps({**created.to_json(), "listed": listed, "title": study.study.title,
+                               "game": study.game.name}, ensure_ascii=False))
+    else:
+        click.echo(f"study {created.id} created (revision {created.rev}, {'listed' if listed else 'unlisted'}): "
+                   f"{plain(study.study.title) or '(untitled)'}")
+        click.echo(f"page: {created.url}")
+        click.echo(f"owner token: {created.owner_token}")
+    click.echo("warning: the owner token is shown this once only and cannot be recovered; whoever holds it "
+               "can edit, list and delete the study: keep it somewhere safe", err=True)
+
+
+@study_group.command("create")
+@click.argument("source")
+@click.option("--title", metavar="TEXT", help="The study's title (default: the study file's own, else none).")
+@click.option("--listed", is_flag=True, help="List the study publicly (default: unlisted, opened by its id only).")
+@study_db_option
+@json_option
+@study_errors
+def study_create_command(source: str, title: str | None, listed: bool, db: str | None, as_json: bool) -> None:
+    """Create a study of SOURCE: a replay code or link, an archived game's id, a game's log file,
+    or a study file (study/1 JSON, or a study format of the game's own). Prints the study's id,
+    its page and its owner token, which is shown this once only."""
+    _create(db, source, title, listed, as_json)
+
+
+@study_group.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--title", metavar="TEXT", help="The study's title (default: the file's own, else none).")
+@click.option("--listed", is_flag=True, help="List the study publicly (default: unlisted, opened by its id only).")
+@study_db_option
+@json_option
+@study_errors
+def study_import_command(file: str, title: str | None, listed: bool, db: str | None, as_json: bool) -> None:
+    """Create a study from FILE: study/1 JSON, a study format of the game's own, or a game's log
+    ('study create' with a file)."""
+    if not os.path.isfile(file):
+        raise UserError(f"{file}: no such file")
+    _create(db, file, title, listed, as_json)
+
+
+def _stored(archive: Archive, public_id: str, rev: int | None):
+    studies = Studies(archive)
+    stored = studies.get(public_id, rev)
+    if stored is not None:
+        return studies, stored
+    latest = studies.summary(public_id)
+    if latest is None:
+        raise UserError(f"no study with id {public_id[:40]!r} in this archive")
+    raise UserError(f"study {public_id} has revisions 1-{latest.rev}, not {rev}")
+
+
+def _study_lines(study: StudyGame) -> list[dict[str, Any]]:
+    lines = []
+    for line_id in study.line_ids:
+        line = study.line(line_id)
+        lines.append({"id": line.id, "parent": line.parent, "at": line.at, "title": line.title, "last": line.last,
+                      "depth": line.depth, "first": first_move(study, line_id)})
+    return lines
+
+
+def _marks_text(note: dict[str, Any]) -> str:
+    marks = [f"{m['kind']} {m['id']}" for m in note.get("highlights") or ()]
+    arrows = [f"{a['from']['kind']} {a['from']['id']} -> {a['to']['kind']} {a['to']['id']}"
+              for a in note.get("arrows") or ()]
+    parts = ([f"marks: {', '.join(marks)}"] if marks else []) + ([f"arrows: {', '.join(arrows)}"] if arrows else [])
+    return "; ".join(parts)
+
+
+@study_group.command("show")
+@click.argument("public_id", metavar="ID")
+@click.option("--rev", type=click.IntRange(1), default=None, metavar="N", help="A revision (default: the latest).")
+@study_db_option
+@json_option
+@study_errors
+def study_show_command(public_id: str, rev: int | None, db: str | None, as_json: bool) -> None:
+    """Show a study: its title, game and revisions, its lines (where each branch leaves its
+    parent, and its first move) and its notes, as plain text."""
+    archive = _open(db)
+    try:
+        studies, stored = _stored(archive, public_id, rev)
+        revisions = studies.revisions(public_id) or []
+    finally:
+        archive.close()
+    study = stored.study
+    lines = _study_lines(study)
+    notes = [{**note, "text": comment_text(note["comment"])} for note in stored.data.get("notes", ())]
+    if as_json:
+        click.echo(json.dumps({"id": stored.id, "rev": stored.rev, "latest": stored.latest, "listed": stored.listed,
+                               "title": stored.title, "game": stored.game, "created_at": stored.created_at.isoformat(),
+                               "updated_at": stored.updated_at.isoformat(), "saved_at": stored.saved_at.isoformat(),
+                               "url": stored.url, "revisions": [r.to_json() for r in revisions], "lines": lines,
+                               "notes": notes, "study": stored.data}, ensure_ascii=False))
+        return
+    click.echo(plain(stored.title) or "(untitled)")
+    click.echo(f"  study {stored.id}, revision {stored.rev} of {stored.latest}, "
+               f"{'listed' if stored.listed else 'unlisted'}; page {stored.url}")
+    click.echo(f"  game: {study.game.title} ({stored.game})")
+    source = stored.data.get("source") or {}
+    if source:
+        click.echo(f"  from: {plain(source.get('kind'))}" + (f" {plain(source['ref'])}" if source.get("ref") else ""))
+    click.echo(f"  created {stored.created_at:%Y-%m-%d %H:%M} UTC, this revision saved "
+               f"{stored.saved_at:%Y-%m-%d %H:%M} UTC")
+    click.echo("  revisions: " + ", ".join(f"{r.rev} ({r.created_at:%Y-%m-%d %H:%M}, {r.size:,} bytes)"
+                                          for r in revisions))
+    click.echo(f"{plural(len(lines), 'line')}:")
+    for line in lines:
+        title = f" {plain(line['title'])!r}" if line["title"] else ""
+        if line["parent"] is None:
+            click.echo(f"  {line['id']}: the game as played, steps 0-{line['last']}")
+        else:
+            click.echo(f"  {line['id']}{title}: from {line['parent']} after step {line['at']}, first move "
+                       f"{plain(line['first'])}; steps {line['at'] + 1}-{line['last']}"
+                       + (f" (a branch {line['depth']} deep)" if line["depth"] > 1 else ""))
+    click.echo(f"{plural(len(notes), 'note')}:")
+    for note in notes:
+        glyph = f" {note['glyph']} ({GLYPHS[note['glyph']]})" if note.get("glyph") in GLYPHS else ""
+        click.echo(f"  {note['line']} step {note['step']}{glyph}")
+        for text_line in plain(note["text"]).strip().splitlines():
+            click.echo(f"    {text_line}")
+        marks = _marks_text(note)
+        if marks:
+            click.echo(f"    ({plain(marks)})")
+
+
+@study_group.command("export")
+@click.argument("public_id", metavar="ID")
+@click.option("--rev", type=click.IntRange(1), default=None, metavar="N", help="A revision (default: the latest).")
+@click.option("--format", "fmt", default="json", show_default=True, metavar="json|FORMAT",
+              help="json (study/1, every game), or a study format of the study's game (see the error for its list).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Write to FILE (default: standard output).")
+@study_db_option
+@study_errors
+def study_export_command(public_id: str, rev: int | None, fmt: str, output: str | None, db: str | None) -> None:
+    """Export a study (a revision of it) as study/1 JSON or in a study format of its game."""
+    archive = _open(db)
+    try:
+        _, stored = _stored(archive, public_id, rev)
+    finally:
+        archive.close()
+    if fmt.lower() == "json":
+        data = (json.dumps(stored.data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    else:
+        module = get_game(stored.game)
+        chosen = next((f for f in module.study_formats if f.name.lower() == fmt.lower()), None)
+        if chosen is None:
+            known = ", ".join(["json", *(f.name for f in module.study_formats)])
+            raise UserError(f"a {stored.game} study exports as {known}, not {fmt[:20]!r}")
+        data = chosen.write(stored.study).encode(chosen.encoding)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    with open(output, "wb") as fh:
+        fh.write(data)
+    click.echo(f"study {stored.id} revision {stored.rev} written to {output} ({len(data):,} bytes)", err=True)
+
+
+@study_group.command("list")
+@click.option("--game", "game", metavar="GAME", default=None, help="One game's studies (its name).")
+@click.option("--limit", type=click.IntRange(0, 500), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0, 2**62), default=0, show_default=True)
+@study_db_option
+@json_option
+@study_errors
+def study_list_command(game: str | None, limit: int, offset: int, db: str | None, as_json: bool) -> None:
+    """List the listed studies, latest saved first."""
+    if game is not None:
+        game = game_name(game)
+    archive = _open(db)
+    try:
+        page = Studies(archive).listing(game=game, limit=limit, offset=offset)
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps({"total": page.total, "offset": offset, "limit": limit,
+                               "items": [s.to_json() for s in page.items]}, ensure_ascii=False))
+        return
+    click.echo(f"{plural(page.total, 'listed study', 'listed studies')}")
+    for s in page.items:
+        click.echo(f"  {s.id}  {s.updated_at:%Y-%m-%d %H:%M}  {s.game}  rev {s.rev}, {plural(s.notes, 'note')}, "
+                   f"{plural(s.branches, 'branch', 'branches')}  {plain(s.title) or '(untitled)'}")

@@ -24,6 +24,12 @@ class PublicIds:
     def __init__(self, salt: str):
         self._hashids = Hashids(salt=salt, min_length=MIN_LENGTH)
 
+    @property
+    def hashids(self) -> Hashids:
+        """The coder itself, for ids of other things made with the same salt (``archive.studies``:
+        a study id codes two numbers, so it can never decode as a game id)."""
+        return self._hashids
+
     def encode(self, row_id: int) -> str:
         return self._hashids.encode(row_id)
 

@@ -380,3 +380,43 @@ class GameAnalysisLink(Base):
     key: Mapped[str] = mapped_column(ForeignKey("analyses.key", ondelete="CASCADE"))
 
     __table_args__ = (Index("ix_game_analyses_key", "key"),)
+
+
+class StudyRow(Base):
+    """A study (``replay.study``: a game with notes and what-if branches), as ``archive/studies.py``
+    keeps it: its latest revision ``rev`` and what listings show, each revision's document in
+    ``study_revisions``. ``owner_token_hash`` is the SHA-256 (hex) of the owner token, which is
+    handed out once and never kept. ``notes`` and ``branches`` count the latest revision's."""
+
+    __tablename__ = "studies"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))  # the registry's name
+    title: Mapped[str] = mapped_column(Text)
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    owner_token_hash: Mapped[str] = mapped_column(String(64))
+    rev: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    notes: Mapped[int] = mapped_column(Integer, default=0)
+    branches: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (
+        # listed studies, latest first: of every game, and of one game
+        Index("ix_studies_listed_updated", "listed", "updated_at", "id"),
+        Index("ix_studies_game_listed_updated", "game", "listed", "updated_at", "id"),
+    )
+
+
+class StudyRevision(Base):
+    """One saved revision of a study: its ``study/1`` JSON, zstd-compressed like blobs (with the
+    dictionary ``dictionary_id`` names, if any). Never changed once written; deleted only with
+    its study."""
+
+    __tablename__ = "study_revisions"
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False)
+    rev: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    dictionary_id: Mapped[int | None] = mapped_column(ForeignKey("dictionaries.id"))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)  # bytes of the JSON before compression
+    created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -264,6 +264,7 @@ class StudyGame:
         self.game: GameModule = game_for_format(self.base_log.format)
         self._lines: dict[str, Line] = {}
         self._branches = {b.id: b for b in study.branches}
+        self._notes: list[Note] | None = None
         self._check()
 
     # -- reading --------------------------------------------------------------------------------
@@ -277,6 +278,8 @@ class StudyGame:
                 data = json.loads(data)
             except (ValueError, UnicodeDecodeError) as exc:
                 raise StudyError(f"the study is not JSON: {exc}") from None
+            except RecursionError:
+                raise StudyError("the study is not JSON a study can be: its arrays and objects are nested too deep") from None
         if not isinstance(data, dict):
             raise StudyError("a study is a JSON object with a 'log' (and 'notes', 'branches')")
         if data.get("format", FORMAT) != FORMAT:
@@ -310,7 +313,8 @@ class StudyGame:
     # -- checks ---------------------------------------------------------------------------------
     def _check(self) -> None:
         study = self.study
-        if len(json.dumps(study.model_dump(mode="json", by_alias=True), ensure_ascii=False).encode()) > MAX_STUDY_BYTES:
+        text = json.dumps(study.model_dump(mode="json", by_alias=True), ensure_ascii=False)
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_STUDY_BYTES:
             raise StudyError(f"the study is larger than {MAX_STUDY_BYTES:,} bytes")
         seen: set[str] = {MAIN}
         for n, branch in enumerate(study.branches):
@@ -333,8 +337,10 @@ class StudyGame:
                                  f"(this one is {len(note.comment.encode('utf-8', 'surrogatepass')):,})")
             if note.glyph is not None and note.glyph not in GLYPHS:
                 raise StudyError(f"{where}.glyph: {note.glyph[:10]!r} is not a glyph (one of {' '.join(GLYPHS)})")
-            if _surrogates(note.comment) or _surrogates(study.title):
+            if _surrogates(note.comment):
                 raise StudyError(f"{where}.comment: text holds a lone surrogate (not valid Unicode)")
+        if _surrogates(text):  # a string pydantic took as it is (the log's own texts)
+            raise StudyError("the study's text holds a lone surrogate (not valid Unicode)")
         # every line is judged: a move the engine does not allow, or a step that is not there,
         # is refused here rather than met later
         for branch in study.branches:
@@ -389,9 +395,10 @@ class StudyGame:
             where = f"branch {branch.id!r}, move {n + 1}"
             if state.over:
                 raise StudyError(f"{where}: the game is over before it")
+            text = self.game.move_text(state, event)  # the words of the position before it
             found = state.push(event, len(kept) + n)
             if found:
-                raise StudyError(f"{where} ({self.game.move_text(state, event)}) is not legal there: {found[0].message}")
+                raise StudyError(f"{where} ({text}) is not legal there: {found[0].message}")
         if state.over and not self.game.finish(state):
             data["end"] = {"reason": "completed"}
             log = self.game.parse(data, f"branch {branch.id}")
@@ -422,20 +429,27 @@ class StudyGame:
     def moves(self, line_id: str, step: int, view: str | None = None) -> list[Move]:
         """The moves that could be tried after step ``step`` of line ``line_id``, as ``view``
         may see them: ``None`` or ``"all"`` every legal move; a seat only its own moves, when it
-        is to act (another seat's options would show what it holds); anyone else none."""
+        is to act (another seat's options would show what it holds; where other seats may answer
+        too, as a challenge can, their moves are theirs alone); anyone else none."""
         state = self.position(line_id, step)
         if state.over:
             return []
-        if view not in (None, "all"):
-            if state.to_act is None or seat_text(state.to_act) != view:
-                return []
-        return [Move(n, _dump(event), None if getattr(event, "seat", None) is None else seat_text(event.seat),
-                     self.game.move_text(state, event))
-                for n, event in enumerate(self.game.legal_events(state))]
+        seat_view = view not in (None, "all")
+        if seat_view and (state.to_act is None or seat_text(state.to_act) != view):
+            return []
+        moves = []
+        for n, event in enumerate(self.game.legal_events(state)):
+            seat = None if getattr(event, "seat", None) is None else seat_text(event.seat)
+            if seat_view and seat not in (None, view):
+                continue
+            moves.append(Move(n, _dump(event), seat, self.game.move_text(state, event)))
+        return moves
 
     def owner(self, line_id: str, step: int) -> str:
         """The line a step of ``line_id`` belongs to: a branch's steps up to ``at`` are its
         parent's (a note there is the parent's note)."""
+        if line_id != MAIN and line_id not in self._branches:
+            raise StudyError(f"this study has no line {str(line_id)[:40]!r}")
         while line_id != MAIN:
             branch = self._branches[line_id]
             if step > branch.at:
@@ -449,6 +463,11 @@ class StudyGame:
 
     # -- notes ----------------------------------------------------------------------------------
     def _sorted_notes(self) -> list[Note]:
+        if self._notes is None:
+            self._notes = self._merged_notes()
+        return self._notes
+
+    def _merged_notes(self) -> list[Note]:
         merged: dict[tuple[str, int], Note] = {}
         for note in self.study.notes:
             line = self.owner(note.line, note.step) if note.line in self.line_ids else note.line
@@ -467,13 +486,12 @@ class StudyGame:
 
     def notes(self, line_id: str) -> dict[int, Note]:
         """Every note a reader of ``line_id`` meets, by step."""
-        line = self.line(line_id)
+        last = self.line(line_id).last
         found = {}
-        for step in range(line.last + 1):
-            note = self.note(line_id, step)
-            if note is not None:
-                found[step] = note
-        return found
+        for note in self._sorted_notes():
+            if note.step <= last and self.owner(line_id, note.step) == note.line:
+                found[note.step] = note
+        return dict(sorted(found.items()))
 
     # -- edits (each gives a new, checked study) -----------------------------------------------
     def replace(self, **changes: Any) -> "StudyGame":
@@ -521,5 +539,8 @@ def _merge(a: Note, b: Note) -> Note:
         "arrows": tuple(dict.fromkeys(a.arrows + b.arrows))[:MAX_MARKS]})
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _surrogates(text: str) -> bool:
-    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    return _SURROGATE.search(text) is not None

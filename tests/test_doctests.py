@@ -45,6 +45,7 @@ WITH_EXAMPLES = (
     "replay.games.holdem", "replay.games.holdem.log", "replay.games.holdem.phh", "replay.games.holdem.engine",
     "replay.games.holdem.cards", "replay.games.holdem.stats", "replay.games.holdem.evaluator",
     "replay.games.holdem.equity", "replay.games.holdem.codec", "replay.games.holdem.logger",
+    "archive.studies", "replay.study",
 )
 
 

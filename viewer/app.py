@@ -2,7 +2,7 @@
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
 >>> app.extensions["viewer_blueprints"]  # registered in this order
-['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'triage', 'api']
+['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'triage', 'study', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
@@ -41,6 +41,7 @@ BLUEPRINTS: list[str] = [
     "viewer.blueprints.games:bp",
     "viewer.blueprints.stats:bp",
     "viewer.blueprints.triage:bp",
+    "viewer.blueprints.study:bp",
     "viewer.blueprints.api:bp",
 ]
 

@@ -11,6 +11,7 @@ from replay.cli import cli, run
 # Each part adds its commands to the one group (one line each).
 from archive.cli import archive_group, ingest_command  # noqa: E402
 cli.add_command(ingest_command); cli.add_command(archive_group)  # noqa: E702
+from archive.cli import study_group; cli.add_command(study_group)  # noqa: E402,E702
 from viewer.serve import serve_command; cli.add_command(serve_command)  # noqa: E402,E702
 
 

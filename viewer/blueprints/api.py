@@ -33,6 +33,12 @@ from ..services.stats import stats_json
 from ..services.triage import ADMIN_COOKIE, admin_token, is_admin, listed_game, quarantine_json, require_admin, triage_data
 from ..services.upload import LIMITS, MAX_NAME, store_files, files_from_request, upload_response, uploads
 from ..services.upload import game_by_token
+from ..services.study import (MAX_BODY_BYTES as STUDY_BODY_BYTES, MAX_MOVES_SHOWN,
+                              TOKEN_HEADER as STUDY_TOKEN_HEADER, Conflict, api_study, conflict_response,
+                              create as create_study, find as find_study, moves_json, owner_token, read_body,
+                              save as save_study, set_listed as set_study_listed)
+from ..services.study import listing as study_listing
+from replay.study import GLYPHS, MAX_MARKS, MAX_TITLE, MAX_BRANCHES, MAX_NOTES
 from archive.uploads import UploadTokenError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -235,6 +241,67 @@ def api_delete_quarantined(quarantine_id: int) -> Response:
     return _no_store(jsonify({"deleted": quarantine_id}))
 
 
+# --- studies (replay.study; viewer/services/study.py) -------------------------------------------
+
+@bp.post("/studies")
+def api_create_study() -> Response:
+    reason = csrf.cross_site()
+    if reason:
+        raise PageError(f"{reason}: make studies from this site's pages, or from a program", 403, "Refused")
+    limited = ratelimit.check()
+    if limited is not None:
+        return limited
+    found, token = create_study(read_body())
+    return _no_store(jsonify({"id": found.id, "rev": found.rev, "owner_token": token, "url": f"/s/{found.id}"}), 201)
+
+
+@bp.get("/studies")
+def api_studies() -> Response:
+    query = _checked_query(STUDY_LIST_QUERY)
+    response = jsonify(study_listing(query.get("page", 1), query.get("per_page", 50)))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/studies/<study_id>")
+def api_study_get(study_id: str) -> Response:
+    rev = _checked_query(STUDY_GET_QUERY).get("rev")
+    found = find_study(study_id, rev)
+    response = jsonify(api_study(found))
+    response.headers["Cache-Control"] = "no-cache" if rev is None else "public, max-age=3600"
+    return response
+
+
+@bp.put("/studies/<study_id>")
+def api_study_put(study_id: str) -> Response:
+    owner_token()  # 403 before anything is read
+    limited = ratelimit.check()
+    if limited is not None:
+        return limited
+    body = read_body()
+    try:
+        rev = save_study(study_id, body)
+    except Conflict as exc:
+        return conflict_response(exc.latest, exc.base)
+    return _no_store(jsonify({"id": study_id, "rev": rev, "url": f"/s/{study_id}"}))
+
+
+@bp.get("/studies/<study_id>/moves")
+def api_study_moves(study_id: str) -> Response:
+    query = _checked_query(STUDY_MOVES_QUERY)
+    data = moves_json(study_id, query.get("line"), query.get("step"), query.get("view"), query.get("q"))
+    response = jsonify(data)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.post("/studies/<study_id>/listed")
+def api_study_listed(study_id: str) -> Response:
+    owner_token()
+    listed = set_study_listed(study_id, read_body())
+    return _no_store(jsonify({"id": study_id, "listed": listed}))
+
+
 @bp.get("/openapi.json")
 def openapi_json() -> Response:
     response = jsonify(openapi_document())
@@ -379,10 +446,113 @@ UPLOAD_QUERY = [{**_query("name", "file name for a raw body upload (no path: no 
                                   "control characters)", FILE_NAME),
                  "x-must-be": "a file name without a path or control characters"}]
 
+MAX_STUDY_PAGE = 100_000
+STUDY_LIST_QUERY = [_query("page", "page number", {"type": "integer", "minimum": 1, "maximum": MAX_STUDY_PAGE}),
+                    _query("per_page", "studies per page", {"type": "integer", "minimum": 1, "maximum": 200})]
+STUDY_GET_QUERY = [_query("rev", "a revision (default: the latest)", {"type": "integer", "minimum": 1,
+                                                                      "maximum": 2**31})]
+STUDY_MOVES_QUERY = [
+    {**_query("line", "the line (default main, the game as played)",
+              {"type": "string", "maxLength": 16, "pattern": "^[a-z][a-z0-9]{0,15}$"}),
+     "x-must-be": "a line id: main, b1, b2..."},
+    _query("step", "the step after which a move is tried (default: the line's last)",
+           {"type": "integer", "minimum": 0, "maximum": MAX_STEP}),
+    _query("view", "whose moves: all (default) or a seat (its own moves when it is to act, else none)",
+           {"type": "string", "maxLength": 20}),
+    _text_query("q", "only moves whose text holds this (any case)"),
+]
+STUDY_TOKEN_PARAM = {"name": STUDY_TOKEN_HEADER, "in": "header", "required": True,
+                     "description": "the study's owner token, given once when it was made",
+                     "schema": {"type": "string", "minLength": 1, "maxLength": 200}}
+STUDY_ID_PARAM = _path("id", "the study's public id", {"type": "string", "minLength": 1, "maxLength": 64,
+                                                        "pattern": "^[A-Za-z0-9_-]+$"})
+
 DELETE_TOKEN_PARAM = {"name": DELETE_HEADER, "in": "header", "required": True,
                       "description": "the delete token given once when the game was uploaded",
                       "schema": {"type": "string", "maxLength": 100}}
 ADMIN_SECURITY = [{"adminToken": []}]
+
+
+def _study_schemas() -> dict[str, Any]:
+    """The study routes' components: the ``study/1`` document (``replay.study.Study``) and answers."""
+    mark = {"type": "object", "required": ["kind", "id"], "additionalProperties": False,
+            "properties": {"kind": {"enum": ["card", "seat"]}, "id": {"type": "string", "minLength": 1, "maxLength": 64}}}
+    note = {"type": "object", "required": ["step"], "additionalProperties": False, "properties": {
+        "line": {"type": "string"}, "step": {"type": "integer", "minimum": 0},
+        "comment": {"type": "string", "description": "plain text with a small safe subset of Markdown"},
+        "glyph": {"anyOf": [{"enum": list(GLYPHS)}, {"type": "null"}]},
+        "highlights": {"type": "array", "maxItems": MAX_MARKS, "items": mark},
+        "arrows": {"type": "array", "maxItems": MAX_MARKS, "items": {
+            "type": "object", "required": ["from", "to"], "additionalProperties": False,
+            "properties": {"from": mark, "to": mark}}}}}
+    branch = {"type": "object", "required": ["id", "at", "moves"], "additionalProperties": False, "properties": {
+        "id": {"type": "string"}, "parent": {"type": "string"}, "at": {"type": "integer", "minimum": 0},
+        "moves": {"type": "array", "minItems": 1, "items": {"type": "object"}},
+        "title": {"type": "string", "maxLength": MAX_TITLE}}}
+    document = {
+        "type": "object", "required": ["log"], "additionalProperties": False,
+        "description": "a study/1 document: a game's log with notes and what-if branches (replay.study)",
+        "properties": {
+            "format": {"const": "study/1"}, "title": {"type": "string", "maxLength": MAX_TITLE},
+            "game": {"type": "string"}, "log": _ref("GameLog"),
+            "source": {"anyOf": [{"type": "null"}, {"type": "object", "required": ["kind"], "additionalProperties": False,
+                                                     "properties": {"kind": {"enum": ["code", "game", "upload", "file"]},
+                                                                    "ref": NULL_STR}}]},
+            "branches": {"type": "array", "maxItems": MAX_BRANCHES, "items": branch},
+            "notes": {"type": "array", "maxItems": MAX_NOTES, "items": note}}}
+    source = {"type": "object", "required": ["kind", "ref"], "additionalProperties": False, "properties": {
+        "kind": {"enum": ["code", "game", "upload"]},
+        "ref": {"type": "string", "minLength": 1, "maxLength": 4096,
+                "description": "the replay code (or link), the archived game's public id, or the upload's token"},
+        "players": {"type": "string", "maxLength": 2000, "description": "a link's players= value, for a code"}}}
+    common = {"title": {"type": "string", "maxLength": MAX_TITLE}, "listed": {"type": "boolean"}}
+    create = {"oneOf": [
+        {"type": "object", "required": ["source"], "additionalProperties": False,
+         "properties": {"source": source, **common}},
+        {"type": "object", "required": ["study"], "additionalProperties": False,
+         "properties": {"study": _ref("StudyDocument"), **common}},
+        {"type": "object", "required": ["file"], "additionalProperties": False,
+         "properties": {"file": {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
+             "name": {"type": "string", "maxLength": 200, "description": "its suffix tells the format"},
+             "text": {"type": "string", "description": "a study file of a game's own format (its "
+                                                       "study_formats) or study/1 JSON"}}}, **common}},
+        _ref("GameLog")]}
+    move = {"type": "object", "required": ["index", "event", "seat", "text"], "properties": {
+        "index": {"type": "integer", "minimum": 0}, "event": {"type": "object"}, "seat": NULL_STR,
+        "text": {"type": "string"}}}
+    return {
+        "StudyDocument": document,
+        "StudyCreate": create,
+        "StudyCreated": {"type": "object", "required": ["id", "rev", "owner_token", "url"], "properties": {
+            "id": {"type": "string"}, "rev": {"type": "integer", "minimum": 1},
+            "owner_token": {"type": "string", "description": "shown once"}, "url": {"type": "string"}}},
+        "StoredStudy": {"type": "object", "required": ["id", "rev", "latest", "listed", "study"], "properties": {
+            "id": {"type": "string"}, "rev": {"type": "integer", "minimum": 1},
+            "latest": {"type": "integer", "minimum": 1}, "listed": {"type": "boolean"},
+            "study": _ref("StudyDocument")}},
+        "StudySave": {"type": "object", "required": ["base", "study"], "additionalProperties": False, "properties": {
+            "base": {"type": "integer", "minimum": 1, "description": "the revision the edit was made from"},
+            "study": _ref("StudyDocument")}},
+        "StudySaved": {"type": "object", "required": ["rev"], "properties": {
+            "id": {"type": "string"}, "rev": {"type": "integer", "minimum": 2}, "url": {"type": "string"}}},
+        "StudyConflict": {"type": "object", "required": ["error", "status", "latest"], "properties": {
+            "error": {"type": "string"}, "status": {"type": "integer"}, "latest": {"type": "integer", "minimum": 1}}},
+        "StudyMoves": {"type": "object", "required": ["to_act", "total", "moves"], "properties": {
+            "rev": {"type": "integer"}, "line": {"type": "string"}, "step": {"type": "integer"},
+            "to_act": NULL_STR, "total": {"type": "integer", "minimum": 0},
+            "moves": {"type": "array", "maxItems": MAX_MOVES_SHOWN, "items": move}}},
+        "StudyList": {"type": "object", "required": ["total", "page", "per_page", "pages", "studies"], "properties": {
+            "total": {"type": "integer", "minimum": 0}, "page": {"type": "integer", "minimum": 1},
+            "per_page": {"type": "integer", "minimum": 1}, "pages": {"type": "integer", "minimum": 1},
+            "studies": {"type": "array", "items": {"type": "object", "required": ["id", "title", "game", "url"],
+                                                   "properties": {"id": {"type": "string"},
+                                                                  "title": {"type": "string"},
+                                                                  "game": {"type": "string"},
+                                                                  "url": {"type": "string"},
+                                                                  "rev": {"type": "integer"},
+                                                                  "updated_at": NULL_STR,
+                                                                  "notes": NULL_INT, "branches": NULL_INT}}}}},
+    }
 
 
 def openapi_document() -> dict[str, Any]:
@@ -573,6 +743,58 @@ def openapi_document() -> dict[str, Any]:
                 "responses": {"200": _json({"type": "object", "required": ["deleted"]}, "Deleted"),
                               **_errors(401, 403, 404)},
             }},
+            "/api/studies": {
+                "post": {
+                    "operationId": "createStudy", "summary": "Make a study of a game, or import one",
+                    "description": ("A study (comments, glyphs, marks and what-if branches on a game) of a replay "
+                                    "code or link (source kind code; names from its players= parameter or "
+                                    "source.players), a public archived game (kind game, its id) or an upload "
+                                    "(kind upload, its token: the study does not keep it); a study/1 "
+                                    "document to import (study); a study file of a game's own format (file: "
+                                    "text with comments in a format a game declares); or a game log itself (the study's source is then "
+                                    "a file). The answer's owner_token is shown once: send it "
+                                    f"as {STUDY_TOKEN_HEADER} to save. A code, game or upload that is not there "
+                                    f"is a 404; a study that cannot be kept a 422. At most {STUDY_BODY_BYTES:,} "
+                                    "bytes."),
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("StudyCreate")}}},
+                    "responses": {"201": _json(_ref("StudyCreated"), "Made"),
+                                  **_errors(400, 403, 404, 413, 422, 429)},
+                },
+                "get": {
+                    "operationId": "listStudies", "summary": "Listed studies, newest first, paged",
+                    "parameters": STUDY_LIST_QUERY,
+                    "responses": {"200": _json(_ref("StudyList"), "A page of studies"), **_errors(400)},
+                },
+            },
+            "/api/studies/{id}": {
+                "get": {"operationId": "getStudy", "summary": "A study's revision (default the latest) as study/1",
+                        "parameters": [STUDY_ID_PARAM, *STUDY_GET_QUERY],
+                        "responses": {"200": _json(_ref("StoredStudy"), "The study"), **_errors(400, 404)}},
+                "put": {"operationId": "saveStudy", "summary": "Save a new revision (owner)",
+                        "description": ("base is the revision the edit was made from: when it is not the latest, "
+                                        "409 with latest, and nothing is stored."),
+                        "parameters": [STUDY_ID_PARAM, STUDY_TOKEN_PARAM],
+                        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("StudySave")}}},
+                        "responses": {"200": _json(_ref("StudySaved"), "Saved as a new revision"),
+                                      "409": _json(_ref("StudyConflict"), "A stale base: someone saved meanwhile"),
+                                      **_errors(400, 403, 404, 413, 422, 429)}},
+            },
+            "/api/studies/{id}/moves": {"get": {
+                "operationId": "studyMoves", "summary": "The moves that could be tried after a step of a line",
+                "parameters": [STUDY_ID_PARAM, *STUDY_MOVES_QUERY],
+                "responses": {"200": _json(_ref("StudyMoves"), f"The legal moves (at most {MAX_MOVES_SHOWN})"),
+                              **_errors(400), "404": _error("No such study, line or step")},
+            }},
+            "/api/studies/{id}/listed": {"post": {
+                "operationId": "listStudy", "summary": "List a study publicly, or not (owner)",
+                "parameters": [STUDY_ID_PARAM, STUDY_TOKEN_PARAM],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["listed"], "additionalProperties": False,
+                    "properties": {"listed": {"type": "boolean"}}}}}},
+                "responses": {"200": _json({"type": "object", "required": ["id", "listed"], "properties": {
+                    "id": {"type": "string"}, "listed": {"type": "boolean"}}}, "Changed"),
+                              **_errors(400, 403, 404, 413)},
+            }},
         },
         "components": {
             "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer",
@@ -582,6 +804,7 @@ def openapi_document() -> dict[str, Any]:
                           "properties": {"error": {"type": "string"}, "status": {"type": "integer"}}},
                 "Game": game, "GameList": listing_schema, "UploadGame": upload_game, "FileResult": file_result,
                 "UploadResponse": upload_response_schema, "StatsRow": stats_row, "Triage": triage,
+                **_study_schemas(),
                 **_log_schemas(),
             },
         },
