@@ -76,6 +76,7 @@ def _set_cookie(response: Response) -> Response:
         response.set_cookie(COOKIE, g.csrf_token, httponly=True, samesite="Strict",
                             secure=request.is_secure, path="/", max_age=7 * 24 * 3600)
         response.headers["Cache-Control"] = "no-store"
+        g.csrf_new = False  # every blueprint that uses the token adds this hook: send the cookie once
     return response
 
 

@@ -61,6 +61,8 @@ class RateLimiter:
 
 #: Each limiter's config keys and defaults: ``<PREFIX>_PER_MINUTE`` and ``<PREFIX>_BURST``.
 LIMITS = {"uploads": ("UPLOAD_RATE", 30, 10), "admin": ("ADMIN_LOGIN_RATE", 6, 5),
+          # studies made and saved (each save judges every line of the study)
+          "studies": ("STUDY_RATE", 30, 10),
           # games solved for the analysis toggle (a stored analysis costs nothing)
           "analysis": ("ANALYSIS_RATE", 20, 10),
           # images drawn (viewer/services/picture.py): a PNG is cheap, an animation is not, so
@@ -94,7 +96,7 @@ def check(name: str = "uploads") -> Response | None:
         return None
     seconds = max(1, int(wait + 0.999))
     what = {"uploads": "uploads", "analysis": "analyses of new games", "pictures": "pictures drawn",
-            "animations": "animations made"}.get(name, "attempts")
+            "animations": "animations made", "studies": "study saves"}.get(name, "attempts")
     message = f"too many {what} from your address: try again in {seconds} s"
     response = jsonify({"error": message, "status": 429})
     if not _wants_json():

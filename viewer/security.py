@@ -58,7 +58,7 @@ def add_security_headers(response: Response) -> Response:
     if "Content-Security-Policy" not in response.headers:  # a view may send a stricter one (an SVG's)
         response.headers["Content-Security-Policy"] = content_security_policy(ancestors)
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
+    response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")  # a page may ask for less
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     return response
 

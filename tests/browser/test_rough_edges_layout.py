@@ -155,7 +155,7 @@ def test_every_nav_link_is_on_screen_and_tappable(site, sized, size):
         page.goto(site.url + path)
         page.locator("#theme-toggle:not([hidden])").wait_for()
         links = page.locator("header.site nav a")
-        assert links.count() == 4
+        assert links.count() == 5
         for n in range(links.count()):
             link = links.nth(n)
             box = link.bounding_box()

@@ -32,7 +32,8 @@ from .logs import as_bytes, clean_log, revoke_log
 
 _DB = Path(tempfile.mkdtemp(prefix="api-fuzz-")) / "archive.db"
 APP = create_app({"TESTING": True, "DB": f"sqlite:///{_DB}", "ADMIN_TOKEN": ADMIN,
-                  "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000})
+                  "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000,
+                  "STUDY_RATE_PER_MINUTE": 100000, "STUDY_RATE_BURST": 100000})
 
 
 def _fill() -> None:

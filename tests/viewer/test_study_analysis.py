@@ -22,6 +22,7 @@ def app(tmp_path: Path):
 
     return create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'archive.db'}",
                        "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000,
+                       "STUDY_RATE_PER_MINUTE": 100000, "STUDY_RATE_BURST": 100000,
                        "ANALYSIS_RATE_PER_MINUTE": 100000, "ANALYSIS_RATE_BURST": 100000})
 
 

@@ -26,7 +26,8 @@ def app(tmp_path: Path):
     from viewer.app import create_app
 
     return create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'archive.db'}",
-                       "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000})
+                       "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000,
+                       "STUDY_RATE_PER_MINUTE": 100000, "STUDY_RATE_BURST": 100000})
 
 
 @pytest.fixture

@@ -25,7 +25,8 @@ def app(tmp_path: Path):
     from viewer.app import create_app
 
     return create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'archive.db'}",
-                       "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000})
+                       "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000,
+                       "STUDY_RATE_PER_MINUTE": 100000, "STUDY_RATE_BURST": 100000})
 
 
 @pytest.fixture
@@ -443,3 +444,19 @@ def test_a_study_file_imports_in_every_format_its_game_has(client, game):
     unreadable = client.post("/api/studies", json={"file": {"name": "notes.txt", "text": "just some words"}})
     assert unreadable.status_code == 422 and "not a study file this site reads" in unreadable.get_json()["error"]
     assert client.post("/api/studies", json={"file": "text"}).status_code == 400
+
+
+def test_study_saves_have_their_own_rate_limit(tmp_path):
+    """Making and saving studies spends the "studies" bucket (429 past it), not the uploads'."""
+    from viewer.app import create_app
+
+    app = create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'limits.db'}",
+                      "STUDY_RATE_PER_MINUTE": 1, "STUDY_RATE_BURST": 1,
+                      "UPLOAD_RATE_PER_MINUTE": 100000, "UPLOAD_RATE_BURST": 100000})
+    client = app.test_client()
+    log = get("uno-lite").selfplay(seed=2)
+    first = client.post("/api/studies", json=json.loads(log.canonical_json()))
+    assert first.status_code == 201, first.get_json()
+    second = client.post("/api/studies", json=json.loads(log.canonical_json()))
+    assert second.status_code == 429
+    assert "study saves" in second.get_json()["error"]

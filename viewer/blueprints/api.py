@@ -248,7 +248,7 @@ def api_create_study() -> Response:
     reason = csrf.cross_site()
     if reason:
         raise PageError(f"{reason}: make studies from this site's pages, or from a program", 403, "Refused")
-    limited = ratelimit.check()
+    limited = ratelimit.check("studies")
     if limited is not None:
         return limited
     found, token = create_study(read_body())
@@ -275,7 +275,7 @@ def api_study_get(study_id: str) -> Response:
 @bp.put("/studies/<study_id>")
 def api_study_put(study_id: str) -> Response:
     owner_token()  # 403 before anything is read
-    limited = ratelimit.check()
+    limited = ratelimit.check("studies")
     if limited is not None:
         return limited
     body = read_body()

@@ -232,7 +232,7 @@ def new_study() -> Response:
         if request.headers.get("Sec-Fetch-Site") != "same-origin" or csrf.cross_site():
             return _new_form(403 if csrf.cross_site() else 200, source=source,
                              problem=str(exc) if csrf.cross_site() else None)
-    limited = ratelimit.check("uploads")
+    limited = ratelimit.check("studies")
     if limited is not None:
         return limited
     title = source["title"].strip()

@@ -21,13 +21,14 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ...errors import ReplayError
-from ..base import Export, Fact, ForeignFormat, GameModule
+from ..base import Export, Fact, ForeignFormat, GameModule, StudyFormat
 from . import bots as _bots
 from . import codec as _codec
 from .cards import Call, CallParseError, Seat
 from .formats.lin import to_lin
 from .formats.pbn import ENCODING as PBN_ENCODING
 from .formats.pbn import to_pbn
+from .formats import study_lin, study_pbn
 from .analysis import VERSION as ANALYSIS_VERSION
 from .analysis import analyse
 from .commands import analyse_command
@@ -118,6 +119,14 @@ class FloatingBridge(GameModule):
         Export("pbn", "PBN", ".pbn", "application/x-bridge-pbn", to_pbn, encoding=PBN_ENCODING),
         Export("lin", "LIN", ".lin", "application/x-bridge-lin", to_lin),
     )
+    #: a study (``replay.study``) as PBN with notes and as LIN with ``nt`` commentary, each
+    #: what-if branch a game of its own; both read back (``docs/games/floating-bridge.md``)
+    study_formats: ClassVar[tuple[StudyFormat, ...]] = (
+        StudyFormat("pbn", "PBN with commentary", study_pbn.SUFFIX, study_pbn.MEDIA_TYPE, study_pbn.write,
+                    study_pbn.read, study_pbn.looks_like, encoding=PBN_ENCODING),
+        StudyFormat("lin", "LIN with commentary", study_lin.SUFFIX, study_lin.MEDIA_TYPE, study_lin.write,
+                    study_lin.read, study_lin.looks_like),
+    )
 
     def parse(self, data: dict[str, Any], source: str | None = None) -> GameLog:
         """A decoded JSON object -> ``GameLog``; raises ``replay.log.LogFormatError``."""
@@ -183,6 +192,28 @@ class FloatingBridge(GameModule):
             else:
                 out.append(PlayEvent.model_construct(type="play", seat=seat, card=value))
         return out
+
+    def move_text(self, state, event) -> str:
+        """Words for a call, a partner call or a card, as the replay's steps say them
+        (``game.Step.text``): "North bids 2♥", "East passes", "North calls ♠A as the partner
+        card", "East plays ♦3".
+
+        >>> from replay.games.floating_bridge.cards import Call, Card
+        >>> GAME.move_text(None, BidEvent.model_construct(type="bid", seat=Seat.N, bid=Call.parse("2H")))
+        'North bids 2♥'
+        >>> GAME.move_text(None, PlayEvent.model_construct(type="play", seat=Seat.E, card=Card.parse("D3")))
+        'East plays ♦3'
+        >>> GAME.move_text(None, PartnerEvent.model_construct(type="partner", seat=Seat.N, card=Card.parse("SA")))
+        'North calls ♠A as the partner card'
+        """
+        name = event.seat.full_name
+        if event.type == "bid":
+            return f"{name} passes" if event.bid.is_pass else f"{name} bids {event.bid.symbol}"
+        if event.type == "partner":
+            return f"{name} calls {event.card.symbol} as the partner card"
+        if event.type == "play":
+            return f"{name} plays {event.card.symbol}"
+        return super().move_text(state, event)
 
     def selfplay(self, seed: int, bots: Sequence[str] = ("greedy",), **options: Any) -> GameLog:
         """One seeded game; bridge's bots play all four seats with the first bot named."""

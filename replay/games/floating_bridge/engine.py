@@ -308,9 +308,10 @@ class Game:
             if self.played & bit:
                 return self._fatal(step, "card_played_twice", seat,
                                    f"{name} plays {Card(card)}, which was already played")
+            holder = self.holder(card)  # nobody, in a deal that is not whole (a study's import)
             return self._fatal(step, "card_not_in_hand", seat,
                                f"{name} plays {Card(card)}, which it does not hold "
-                               f"(it was dealt to {self.holder(card).full_name})")
+                               f"(it was dealt to {holder.full_name if holder else 'nobody'})")
         findings: list[Finding] = []
         legal = self.legal_mask(seat)
         if not legal & bit:

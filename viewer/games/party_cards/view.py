@@ -9,8 +9,9 @@ package it takes only the blank-filling rule and which step a round's picture sh
 
 A seat's view is built from ``steps_json(seat)`` alone: the page embeds what that seat could
 see (its own hand, submissions without authors until the pick), never the open data hidden by
-the script. Card ids are not embedded at all (texts only): in many logs ids follow the deal,
-so an id could tell whose an anonymous answer is.
+the script. Card ids are embedded only for the cards the view holds (``hid``, ``cid``: studies
+mark cards by id), never for submissions: in many logs ids follow the deal, so an id could
+tell whose an anonymous answer is.
 
 Texts are put once into a table (``game.texts``) and steps refer to them by index:
 
@@ -166,6 +167,10 @@ def compact_steps(replay: Any, shown: list[dict[str, Any]], table: TextTable) ->
                   for seat in seats],
             "hs": [s["hand_sizes"][seat] for seat in seats],
             "c": None if s["cards"] is None else [table.add(c["text"]) for c in s["cards"]],
+            # the ids of the cards this view holds (studies mark cards by id); never the
+            # submissions' (before the pick an id could tell who wrote an answer)
+            "hid": [None if s["hands"][seat] is None else [c["id"] for c in s["hands"][seat]] for seat in seats],
+            "cid": None if s["cards"] is None else [c["id"] for c in s["cards"]],
             "ta": s["to_act"], "w": s["winner"],
         }
         if question is not None:

@@ -24,6 +24,7 @@
   function cardEl(letter, state) {
     var e = el("span", "coup-card " + state, CARDS[letter] || letter);
     e.setAttribute("data-card-state", state);
+    e.setAttribute("data-card", letter);  // the card as the log writes it (studies mark it)
     return e;
   }
   function backEl() {

@@ -24,6 +24,7 @@
   function cardEl(c, extra) {
     var suit = c.charAt(0);
     var e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (extra ? " " + extra : ""));
+    e.setAttribute("data-card", c);  // the card as the log writes it (studies mark it)
     e.appendChild(el("span", "sym", SYM[suit]));
     e.appendChild(document.createTextNode(rankText(c)));
     return e;
@@ -109,7 +110,18 @@
             });
           row.appendChild(marked);
         } else {
-          row.appendChild(el("span", "ranks", ranks.length ? ranks.join(" ") : "\u2014"));
+          // one element per card (data-card, for studies' marks), the same words as before
+          var plain = el("span", "ranks");
+          var suited = cards.filter(function (c) { return c.charAt(0) === suit; })
+            .sort(function (a, b) { return RANKS.indexOf(b.charAt(1)) - RANKS.indexOf(a.charAt(1)); });
+          if (!suited.length) plain.textContent = "\u2014";
+          suited.forEach(function (c, k) {
+            if (k) plain.appendChild(document.createTextNode(" "));
+            var rk = el("span", null, rankText(c));
+            rk.setAttribute("data-card", c);
+            plain.appendChild(rk);
+          });
+          row.appendChild(plain);
         }
         frag.appendChild(row);
       });

@@ -28,6 +28,14 @@
     });
     return parent;
   }
+  // an answer card; data-card is its id as the log writes it when the step carries the ids of
+  // the cards this view holds (hid: each hand's, parallel to h; cid: the drawn ones, parallel
+  // to c). Submissions carry none: before the pick an id could tell who wrote an answer.
+  function cardEl(t, id) {
+    var e = el("span", "party-card", T[t]);
+    if (id) e.setAttribute("data-card", id);
+    return e;
+  }
   function roundStep(n) {
     for (var k = 0; k < ROUNDS.length; k++) if (ROUNDS[k].n === n) return ROUNDS[k].open;
     return null;
@@ -75,9 +83,11 @@
       if (hand === null || hand === undefined) return;
       var box = el("div", "party-hand");
       box.setAttribute("data-hand", seat);
+      box.setAttribute("data-seat", seat);  // the seat as the log writes it (studies mark it)
       box.appendChild(el("span", "party-hand-name", nameOf(seat)));
       var cards = el("span", "party-hand-cards");
-      if (hand.length) hand.forEach(function (t) { cards.appendChild(el("span", "party-card", T[t])); });
+      var ids = (s.hid && s.hid[n]) || [];
+      if (hand.length) hand.forEach(function (t, k) { cards.appendChild(cardEl(t, ids[k])); });
       else cards.appendChild(el("span", "muted", "no cards"));
       box.appendChild(cards);
       frag.appendChild(box);
@@ -108,7 +118,7 @@
     var drawn = $("party-drawn");
     drawn.hidden = !(s.c && s.c.length);
     var cards = document.createDocumentFragment();
-    (s.c || []).forEach(function (t) { cards.appendChild(el("span", "party-card", T[t])); });
+    (s.c || []).forEach(function (t, k) { cards.appendChild(cardEl(t, (s.cid || [])[k])); });
     $("party-drawn-cards").replaceChildren(cards);
     renderScores(s);
     renderHands(s);

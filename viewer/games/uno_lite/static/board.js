@@ -18,6 +18,7 @@
     var word = WORDS[code.charAt(0)] || code.charAt(0);
     var e = el("span", "uno-card uno-" + word);
     e.title = word + " " + code.slice(1);
+    e.setAttribute("data-card", code);  // the card as the log writes it (studies mark it)
     e.appendChild(el("span", "sr-only", word + " "));
     var letter = el("span", "uno-letter", code.charAt(0));  // the colour without colour (board.html)
     letter.setAttribute("aria-hidden", "true");
