@@ -27,7 +27,8 @@ from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, CoupState
 from .log import END_REASONS, CoupLog, json_schema, parse, read_json
 from .log import EVENT_MODELS
-from .replay import CoupReplay
+from .cards import ACTION_CLAIM
+from .replay import CoupReplay, Step
 
 
 class Coup(GameModule):
@@ -109,6 +110,41 @@ class Coup(GameModule):
             else:
                 out.append(_event(state.event_for(entry)))
         return out
+
+    def chance(self, state: CoupState, event: Any) -> bool:
+        """The card a replacement draws, and the two an exchange draws, are chance: a seat's
+        view of a study is not offered them (they would tell the deck)."""
+        return event.type in ("replace", "exchange")
+
+    def move_text(self, state: CoupState, event: Any) -> str:
+        """Words for a move a study may try (``replay.study``): the words of the step it would
+        make (``Step.text_for`` with every card open), so "try another move" reads as the
+        record does, a claim marked as a bluff or true.
+
+        >>> state = CoupState(("1", "2"), [[0, 4], [3, 2]], "1")  # 1: Duke, Contessa; 2: Captain, Ambassador
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)][:4]
+        ['1 takes income', '1 takes foreign aid', '1 collects tax, claiming Duke (true)', '1 steals from 2, claiming Captain (a bluff)']
+        >>> _ = state.push(GAME.legal_events(state)[2], 0)
+        >>> GAME.move_text(state, GAME.legal_events(state)[0])
+        '2 challenges'
+        """
+        kind = event.type
+        if kind not in ("action", "challenge", "block", "reveal", "replace", "lose", "exchange", "leave"):
+            return super().move_text(state, event)
+        s = state.index.get(event.seat)
+        action = getattr(event, "action", None)
+        card = getattr(event, "card", None)
+        claim = ACTION_CLAIM.get(action) if kind == "action" else card if kind == "block" else None
+        bluff = None if claim is None or s is None else not state.claim_is_true(s, claim)
+        out = kind == "lose" and s is not None and state.influence[s] == 1
+        drawn = getattr(event, "drawn", None)
+        kept = getattr(event, "kept", None)
+        step = Step(index=0, kind=kind, seat=event.seat, event=None, action=action,
+                    target=getattr(event, "target", None), card=card, claim=claim, bluff=bluff,
+                    drawn=None if drawn is None else tuple(drawn), kept=None if kept is None else tuple(kept),
+                    out=out, hands=(), influence=(), faceup=(), coins=(), alive=(), deck=(), to_act=None,
+                    phase="", turn=0, winner=None, t=None, seats=state.seats, turn_start=0)
+        return step.text_for(None)
 
     def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> CoupLog:
         """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""

@@ -34,10 +34,11 @@ from .cards import cards_text
 from .bots import BOTS, play_game
 from .championship import championship_command
 from .codec import CODEC as PAYLOAD_CODEC
-from .engine import FINDING_KINDS, HoldemState
+from .engine import FINDING_KINDS, HoldemState, parse_action
 from .log import END_REASONS, ActionEvent, HoldemLog, json_schema, parse, read_json
 from .logger import HoldemLogger
-from .replay import HoldemReplay, _num as _json_amount
+from .replay import _BOARD_NAMES, HoldemReplay, _num as _json_amount
+from ...log import LogFormatError
 from .stats import FIGURES
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
@@ -183,6 +184,62 @@ class Holdem(GameModule):
         it is legal, the check or call, and every bet or raise size from the least to the most
         (in the table's smallest unit)."""
         return [ActionEvent.model_construct(action=text) for text in legal_actions(state)]
+
+    def chance(self, state: HoldemState, event: Any) -> bool:
+        """The dealer's cards (``d dh``, ``d db``) are chance: only a study's view with every
+        card open is offered them."""
+        return event.action.startswith("d ")
+
+    def move_text(self, state: HoldemState, event: Any) -> str:
+        """Words for a move a study may try (``replay.study``): the words the record gives the
+        step it would make (``p6 raises to 100``, ``p6 calls 50``, ``p1 is dealt AhKd``,
+        ``Flop: 2c 7d Jh``), from the position alone (no move is tried: a bet can have
+        thousands of sizes); notation that is not PHH is shown as it is.
+
+        >>> state, _ = HoldemState.from_setup("NT", [0, 0], [50, 100], [300, 300], min_bet=100)
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)[:2]]
+        ['p1 is dealt 2c2d', 'p1 is dealt 2c2h']
+        >>> for text in ("d dh p1 AcAd", "d dh p2 KcKd"):
+        ...     _ = state.push_action(text)
+        >>> texts = [GAME.move_text(state, e) for e in GAME.legal_events(state)]
+        >>> texts[:3], texts[-1], len(set(texts)) == len(texts)
+        (['p2 folds', 'p2 calls 50', 'p2 raises to 200'], 'p2 raises to 300 (all-in)', True)
+        >>> _ = state.push_action("p2 cc"); _ = state.push_action("p1 cc")
+        >>> GAME.move_text(state, GAME.legal_events(state)[0])
+        'Flop: 2c 2d 2h'
+        """
+        text = event.action
+        try:
+            action = parse_action(text)
+        except LogFormatError:
+            return text
+        if action is None:
+            return text
+        first = action[0]
+        if first == "dh":
+            return f"{action[1]} is dealt {cards_text(action[2])}"
+        if first == "db":
+            name = _BOARD_NAMES.get(len(state.board) + len(action[1]), "Board")
+            return f"{name}: {' '.join(cards_text((c,)) for c in action[1])}"
+        seat, verb = first, action[1]
+        p = state.index.get(seat)
+        if p is None:
+            return text
+        stack, bet = state.stacks[p], state.bets[p]
+        if verb == "f":
+            return f"{seat} folds"
+        if verb == "cc":
+            call = min(stack, max(state.bets) - bet)
+            if call <= 0:
+                return f"{seat} checks"
+            return f"{seat} calls {call}" + (" (all-in)" if call == stack else "")
+        if verb == "cbr":
+            to = action[2]
+            words = "bets" if max(state.bets) == 0 else "raises to"
+            return f"{seat} {words} {to}" + (" (all-in)" if stack and to == stack + bet else "")
+        if action[2] is None:
+            return f"{seat} mucks"
+        return f"{seat} shows" + ("" if action[2] == "-" else f" {cards_text(action[2])}")
 
     def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> HoldemLog:
         """A seeded bot hand (options: ``players``, ``stacks``, ``blinds``, ``game_id``, ``out_dir``)."""

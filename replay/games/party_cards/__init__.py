@@ -98,6 +98,38 @@ class PartyCards(GameModule):
                 out.append(DeclineEvent.model_construct(type="decline", seat=seat))
         return out
 
+    def move_text(self, state: PartyState, event: Any) -> str:
+        """Words for a move a study may try (``replay.study``): the step's own words (``joins``,
+        ``declines``), an answer by its cards' texts, a pick by the answer's number and texts
+        (never its author: the czar picks blind). A text is cut at ``MOVE_TEXT_CHARS``; a card
+        whose text another card in the hand shares gets its id too.
+
+        >>> state = PartyState(("ann", "bob", "cy"), [[("a1", "A duck."), ("a2", "Tax returns."), ("a3", "A duck.")],
+        ...                    [("b1", "Nothing")], [("c1", "Glitter")]], hand_size=3)
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)]
+        ['ann joins', 'ann declines']
+        >>> for name in ("ann", "bob", "cy"):
+        ...     _ = state.join(name, 0)
+        >>> _ = state.round("bob", "q1", "What is in the box? ____.", 1, 0)
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)]
+        ['ann answers “A duck.” (a1)', 'ann answers “Tax returns.”', 'ann answers “A duck.” (a3)']
+        """
+        kind = event.type
+        seat = event.seat
+        if kind in ("join", "decline", "leave"):
+            return f"{seat} {kind}s"
+        if kind == "answer":
+            hand = state.hands[state.index[seat]] if seat in state.index else {}
+            return f"{seat} answers " + " + ".join(_card_words(state, card, hand) for card in event.cards)
+        if kind == "pick":
+            order = state.order if state.order is not None else tuple(state.submissions)
+            choice = event.choice
+            if not 1 <= choice <= len(order):
+                return f"{seat} picks answer {choice}"
+            cards = state.submissions.get(order[choice - 1], ())
+            return f"{seat} picks answer {choice}: " + " + ".join(_card_words(state, card, {}) for card in cards)
+        return super().move_text(state, event)
+
     #: the bots ``selfplay`` seats when none are named
     default_bots: ClassVar[tuple[str, ...]] = ("random",)
 
@@ -116,6 +148,20 @@ class PartyCards(GameModule):
 
     def __repr__(self) -> str:
         return "<game party-cards/1: Party Cards>"
+
+
+#: the most characters of a card's text a move's words show
+MOVE_TEXT_CHARS = 80
+
+
+def _card_words(state: PartyState, card: str, hand: Mapping[str, Any]) -> str:
+    """A card as a move's words show it: its text in quotes (cut, on one line), with its id
+    when another card of ``hand`` has the same text."""
+    text = " ".join(state.texts.get(card, card).split())
+    words = f"“{text if len(text) <= MOVE_TEXT_CHARS else text[:MOVE_TEXT_CHARS - 1] + '…'}”"
+    if any(other != card and state.texts.get(other) == state.texts.get(card) for other in hand):
+        words += f" ({card})"
+    return words
 
 
 class _PayloadCodec:

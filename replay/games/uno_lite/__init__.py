@@ -25,7 +25,7 @@ from .logger import UnoLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
 from .log import END_REASONS, DrawEvent, PassEvent, PlayEvent, UnoLog, json_schema, parse, read_json
-from .replay import UnoReplay
+from .replay import Step, UnoReplay
 from . import drawing
 from ...picture.scene import PUBLIC
 
@@ -88,6 +88,43 @@ class UnoLite(GameModule):
             else:
                 events.append(PassEvent.model_construct(type="pass", seat=seat))
         return events
+
+    def chance(self, state: UnoState, event: Any) -> bool:
+        """A draw's card is chance: a seat's view of a study is not offered the cards a draw
+        could give (they would tell the other hand).
+
+        >>> GAME.chance(None, DrawEvent.model_construct(type="draw", seat="P1", card=3))
+        True
+        """
+        return event.type == "draw"
+
+    def move_text(self, state: UnoState, event: Any) -> str:
+        """Words for a move a study may try (``replay.study``): the words of the step it would
+        make (``Step.text_for``), so "try another move" reads as the record does.
+
+        >>> from replay.games.uno_lite.cards import parse_card
+        >>> state = UnoState([[parse_card(c) for c in ("Y3", "R5")], [parse_card("G9")]], parse_card("Y9"), "P1")
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)]
+        ['P1 plays 🟡3 (Y3)']
+        >>> _ = state.push(GAME.legal_events(state)[0], 0)
+        >>> [GAME.move_text(state, e) for e in GAME.legal_events(state)][:3]
+        ['P2 draws 🔴1 (R1)', 'P2 draws 🔴2 (R2)', 'P2 draws 🔴3 (R3)']
+        >>> GAME.move_text(state, PassEvent.model_construct(type="pass", seat="P1"))
+        'P1 passes'
+        >>> GAME.move_text(state, DrawEvent.model_construct(type="draw", seat="P1", card=parse_card("B7")))
+        'P1 draws 🔵7 (B7)'
+        """
+        kind = event.type
+        if kind not in ("play", "draw", "pass"):
+            return super().move_text(state, event)
+        seat = event.seat if isinstance(event.seat, str) else SEATS[event.seat]
+        card = getattr(event, "card", None)
+        index = SEATS.index(seat) if seat in SEATS else None
+        wins = kind == "play" and index is not None and state.hand_sizes[index] == 1
+        step = Step(index=0, kind=kind, seat=seat, card=card, event=None, hands=((), ()), top=state.top,
+                    pile_size=state.pile_size, discard_size=0, to_act=None, turn=0,
+                    reshuffled=kind == "draw" and state.pile_size == 0, winner=seat if wins else None, t=None)
+        return step.text_for(None)
 
     #: the bots ``selfplay`` seats when none are named
     default_bots: ClassVar[tuple[str, ...]] = ("greedy", "random")
