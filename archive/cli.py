@@ -830,7 +830,7 @@ def _create(db: str | None, source: str, title: str | None, listed: bool, as_jso
         click.echo(f"page: {created.url}")
         click.echo(f"owner token: {created.owner_token}")
     click.echo("warning: the owner token is shown this once only and cannot be recovered; whoever holds it "
-               "can edit, list and delete the study: keep it somewhere safe", err=True)
+               "can edit the study and list or unlist it: keep it somewhere safe", err=True)
 
 
 @study_group.command("create")

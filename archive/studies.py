@@ -390,6 +390,19 @@ class Studies:
             raise StudyTokenError("that owner token does not belong to this study")
         return row
 
+    def is_owner(self, public_id: str, owner_token: str) -> bool:
+        """Whether ``owner_token`` is the owner's of the study (False for no such study): a
+        cheap check a save makes before judging what it was sent."""
+        row_id = self.ids.decode(public_id)
+        if row_id is None:
+            return False
+        try:
+            with self.engine.connect() as conn:
+                self._owned(conn, row_id, owner_token)
+        except (StudyNotFound, StudyTokenError):
+            return False
+        return True
+
     def _latest(self, row_id: int) -> int | None:
         with self.engine.connect() as conn:
             return conn.execute(select(StudyRow.rev).where(StudyRow.id == row_id)).scalar()

@@ -55,6 +55,7 @@ NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # --- limits (a study is user text: every one is checked, with its own message) ------------------
 MAX_TITLE = 200                  # characters
 MAX_COMMENT_BYTES = 128 * 1024   # one comment, UTF-8
+MAX_COMMENTS_BYTES = 256 * 1024  # every comment of a study together (a page shows each three ways)
 MAX_STUDY_BYTES = 4 * 1024 * 1024  # the whole document as JSON, the game's log included
 MAX_NOTES = 2000
 MAX_BRANCHES = 200
@@ -316,6 +317,9 @@ class StudyGame:
         text = json.dumps(study.model_dump(mode="json", by_alias=True), ensure_ascii=False)
         if len(text.encode("utf-8", "surrogatepass")) > MAX_STUDY_BYTES:
             raise StudyError(f"the study is larger than {MAX_STUDY_BYTES:,} bytes")
+        if study.source is not None and study.source.kind in ("upload", "file") and study.source.ref is not None:
+            raise StudyError(f"source.ref: a study of {'an upload' if study.source.kind == 'upload' else 'a file'} "
+                             "keeps no reference (an upload's token is a secret)")
         seen: set[str] = {MAIN}
         for n, branch in enumerate(study.branches):
             where = f"branches.{n}"
@@ -348,6 +352,20 @@ class StudyGame:
         for n, note in enumerate(study.notes):
             if note.step > self.line(note.line).last:
                 raise StudyError(f"notes.{n}.step: line {note.line!r} has steps 0-{self.line(note.line).last}, not {note.step}")
+        # what is stored is the notes merged (one a step of a line): the limits hold for them too
+        total = 0
+        for note in self._sorted_notes():
+            where = f"the note on step {note.step} of line {note.line!r}"
+            size = len(note.comment.encode("utf-8", "surrogatepass"))
+            total += size
+            if size > MAX_COMMENT_BYTES:
+                raise StudyError(f"{where}: its comments together are {size:,} bytes; a step's comment may be at most "
+                                 f"{MAX_COMMENT_BYTES:,} (several notes on one step are joined)")
+            if len(note.highlights) > MAX_MARKS or len(note.arrows) > MAX_MARKS:
+                raise StudyError(f"{where}: at most {MAX_MARKS} highlights and {MAX_MARKS} arrows a step "
+                                 "(several notes on one step are joined)")
+        if total > MAX_COMMENTS_BYTES:
+            raise StudyError(f"the study's comments are {total:,} bytes together; at most {MAX_COMMENTS_BYTES:,} are allowed")
 
     def _depth(self, line_id: str) -> int:
         depth = 0
@@ -403,6 +421,10 @@ class StudyGame:
             data["end"] = {"reason": "completed"}
             log = self.game.parse(data, f"branch {branch.id}")
         replay = self.game.judge(log)
+        made = replay.step_count - 1 - branch.at
+        if made != len(branch.moves):
+            raise StudyError(f"branch {branch.id!r}: its {len(branch.moves)} moves make {made} steps of the game: "
+                             "a branch holds moves only (no chat, no announcements)")
         return Line(branch.id, branch.parent, branch.at, parent.depth + 1, log, replay,
                     _cuts(self.game, replay), branch.title)
 
@@ -536,8 +558,8 @@ def _merge(a: Note, b: Note) -> Note:
     comment = "\n\n".join(c for c in (a.comment.strip(), b.comment.strip()) if c)
     return a.model_copy(update={
         "comment": comment, "glyph": b.glyph or a.glyph,
-        "highlights": tuple(dict.fromkeys(a.highlights + b.highlights))[:MAX_MARKS],
-        "arrows": tuple(dict.fromkeys(a.arrows + b.arrows))[:MAX_MARKS]})
+        "highlights": tuple(dict.fromkeys(a.highlights + b.highlights)),
+        "arrows": tuple(dict.fromkeys(a.arrows + b.arrows))})
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -11,6 +11,7 @@ the owner token in the fragment (``#owner=<token>``: never sent to a server, kep
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request
@@ -19,7 +20,7 @@ from .. import csrf, ratelimit
 from ..app import PageError, error_response, etag_for
 from ..exports import download, export_response
 from ..security import frameable
-from ..view import page_json
+from ..view import check_output, page_json
 from ..services.picture import content_key, image_response
 from ..services.replay import analysis_response, cached_page
 from ..services.study import (LATEST_CACHE, REVISION_SECONDS, Found, exported, find, line_of, listing,
@@ -47,7 +48,7 @@ def _robots(response: Response, found: Found) -> Response:
 def _page(found: Found, template: str, fixed_rev: bool, kind: str) -> Response:
     line = request.args.get("line") or "main"
     response = cached_page(kind, lambda: render_line(found, line, template, fixed_rev), _cache_control(fixed_rev),
-                           version=f"{found.id}\0{found.rev}\0{line}")
+                           version=f"{found.version}\0{line}")
     return _robots(response, found)
 
 
@@ -82,8 +83,11 @@ def _line_json(found: Found, fixed_rev: bool) -> Response:
     line = line_of(sg, request.args.get("line"), found.id)
     body = study_data(found, sg, line, fixed_rev)
     body["title_shown"] = study_title(found, sg)
-    body["replay"] = page_json(viewed_line(found, sg, line, fixed_rev))
-    response = jsonify(body)
+    game = viewed_line(found, sg, line, fixed_rev)
+    body["replay"] = page_json(game)
+    text = json.dumps(body, ensure_ascii=False)
+    check_output(game, len(text.encode("utf-8")), "JSON")  # notes count too, as on the page
+    response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = _cache_control(fixed_rev)
     return _robots(response, found)
 
@@ -158,7 +162,7 @@ def _analysis(found: Found, fixed_rev: bool) -> Response:
     line = line_of(sg, request.args.get("line"), found.id)
     return analysis_response(viewed_line(found, sg, line, fixed_rev), None,
                              f"public, max-age={REVISION_SECONDS}" if fixed_rev else "no-cache",
-                             etag_parts=(found.id, str(found.rev), line))
+                             etag_parts=(found.id, found.made, str(found.rev), line))
 
 
 @bp.get("/s/<study_id>/analysis.json")
@@ -174,7 +178,7 @@ def study_revision_analysis(study_id: str, rev: int) -> Response:
 def _image(found: Found, kind: str, fixed_rev: bool) -> Response:
     sg = study_game(found)
     line = line_of(sg, request.args.get("line"), found.id)
-    return image_response(kind, content_key(f"s\0{found.id}\0{found.rev}\0{line}"), _cache_control(fixed_rev),
+    return image_response(kind, content_key(f"s\0{found.id}\0{found.made}\0{found.rev}\0{line}"), _cache_control(fixed_rev),
                           lambda: viewed_line(found, sg, line, fixed_rev))
 
 

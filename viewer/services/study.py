@@ -34,7 +34,7 @@ from replay.codec.links import NAMES_PARAMETER, names_from_query
 from replay.errors import ReplayError
 from replay.games import get as get_game, names as game_names
 from replay.games.base import seat_text
-from replay.log import LogFormatError, parse_log
+from replay.log import LogFormatError, depth_message, nested_deeper, parse_log
 from replay.study import (GLYPHS, MAIN, MAX_BRANCHES, MAX_COMMENT_BYTES, MAX_DEPTH, MAX_MARKS, MAX_MOVES,
                           MAX_NOTES, MAX_STUDY_BYTES, MAX_TITLE, Source, StudyError, StudyGame,
                           comment_text, render_comment)
@@ -79,18 +79,25 @@ def studies() -> Studies:
 @dataclass(frozen=True)
 class Found:
     """One revision of a stored study: its public id, the revision shown, the latest one,
-    whether it is listed, and its ``study/1`` JSON."""
+    whether it is listed, and its ``study/1`` JSON; ``made`` (when the study was created) tells
+    a study from another that later got the same id (the caches key on it too)."""
 
     id: str
     rev: int
     latest: int
     listed: bool
     data: dict[str, Any]
+    made: str = ""
+
+    @property
+    def version(self) -> str:
+        """What a cached page of this revision depends on besides the request."""
+        return f"{self.id}\0{self.made}\0{self.rev}\0{self.latest}\0{int(self.listed)}"
 
 
 def _found(stored: Any) -> Found:
     """A :class:`Found` from the archive's ``StoredStudy``."""
-    return Found(stored.id, stored.rev, stored.latest, stored.listed, stored.data)
+    return Found(stored.id, stored.rev, stored.latest, stored.listed, stored.data, stored.created_at.isoformat())
 
 
 def check_id(study_id: str) -> str:
@@ -117,7 +124,7 @@ def study_game(found: Found) -> StudyGame:
     cache = current_app.extensions.get("study-games")
     if cache is None:
         cache = current_app.extensions.setdefault("study-games", OrderedDict())
-    key = (found.id, found.rev)
+    key = (found.id, found.made, found.rev)
     with _CACHE_LOCK:
         hit = cache.get(key)
         if hit is not None:
@@ -200,15 +207,34 @@ def note_json(note: Any) -> dict[str, Any]:
             "highlights": data["highlights"], "arrows": data["arrows"]}
 
 
-def first_moves(sg: StudyGame) -> dict[str, str]:
-    """Every line's first move in words (``""`` for ``main``)."""
-    return {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+def first_moves(sg: StudyGame, view: str | None = None) -> dict[str, str]:
+    """Every line's first move in words (``""`` for ``main``), as ``view`` may read them: with
+    every card open (``None``, ``"all"``) the game's ``move_text``; from a seat, the branch's
+    step as that seat saw it (``move_text`` knows every card: a claim's truth, a card drawn);
+    from anything else, no words."""
+    if view in (None, "all"):
+        return {lid: first_move_text(sg, lid) for lid in sg.line_ids}
+    words = {MAIN: ""}
+    for lid in sg.line_ids[1:]:
+        line = sg.line(lid)
+        try:
+            step = line.replay.steps_json(view)[line.at + 1]
+        except (ReplayError, ValueError, IndexError):  # not a seat of this game
+            words[lid] = ""
+            continue
+        words[lid] = str(step.get("text") or "") if isinstance(step, dict) else ""
+    return words
+
+
+def page_view() -> str:
+    """The perspective a study page or its JSON is asked for (``?view=``; default every card open)."""
+    return request.args.get("view") or "all"
 
 
 def study_data(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = False,
                firsts: dict[str, str] | None = None) -> dict[str, Any]:
     """The page's ``study-data`` (and ``/s/<id>.json``): what ``study.js`` reads."""
-    firsts = first_moves(sg) if firsts is None else firsts
+    firsts = first_moves(sg, page_view()) if firsts is None else firsts
     lines = []
     for lid in sg.line_ids:
         line = sg.line(lid)
@@ -253,7 +279,7 @@ def note_list(sg: StudyGame, line_id: str) -> list[dict[str, Any]]:
 
 def line_tree(sg: StudyGame, line_id: str, page: str, firsts: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The lines in tree order (each branch after its parent, by step), with their links."""
-    firsts = first_moves(sg) if firsts is None else firsts
+    firsts = first_moves(sg, page_view()) if firsts is None else firsts
     by_parent: dict[str, list[str]] = {}
     for branch in sg.study.branches:
         by_parent.setdefault(branch.parent, []).append(branch.id)
@@ -282,7 +308,7 @@ def render_line(found: Found, line_id: str | None, template: str, fixed_rev: boo
     title = study_title(found, sg, game)
     page = base_path(found, fixed_rev)
     notes = sg.notes(line_id)
-    firsts = first_moves(sg)
+    firsts = first_moves(sg, page_view())
     study = {
         "data": study_data(found, sg, line_id, fixed_rev, firsts), "title": title, "fixed_rev": fixed_rev,
         "found": found, "line": sg.line(line_id), "line_id": line_id, "notes": note_list(sg, line_id),
@@ -320,6 +346,8 @@ def read_body() -> dict[str, Any]:
                         "are allowed", 413, "Too large")
     if not data.strip():
         raise PageError("the request has no body: send a JSON object", 400, "Bad request")
+    if nested_deeper(data):  # before the parser, which would recurse as deep as the text
+        raise PageError(depth_message(), 400, "Bad request")
     try:
         body = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -453,8 +481,14 @@ def study_from_file(upload: Any) -> StudyGame:
                         "Not a study file") from None
 
 
+UNLISTED_UPLOAD = ("a study of an upload stays unlisted (the upload's link is all it was shared by): "
+                   "make the upload public first, then study its public game")
+
+
 def store_new(sg: StudyGame, listed: bool) -> tuple[Found, str]:
     """Keep a new study (revision 1): the stored study and its owner token (shown once)."""
+    if listed and sg.study.source is not None and sg.study.source.kind == "upload":
+        raise PageError(UNLISTED_UPLOAD, 422, "Not listed")
     try:
         created = studies().create(sg, listed=listed)
     except StudyTooLarge as exc:
@@ -518,6 +552,8 @@ def save(study_id: str, body: dict[str, Any]) -> int:
     data = body.get("study")
     if not isinstance(data, dict):
         raise PageError("study must be a study/1 JSON object", 400, "Bad request")
+    if not studies().is_owner(study_id, token):  # before judging every line of what was sent
+        raise PageError(f"that {TOKEN_HEADER} is not this study's owner token: nothing was saved", 403, "Not allowed")
     sg = load_study(data)
     try:
         return int(studies().save(study_id, token, base, sg))
@@ -558,6 +594,10 @@ def set_listed(study_id: str, body: dict[str, Any]) -> bool:
         raise PageError(f"there is no study with id {study_id!r}", 404, "No such study")
     if set(body) != {"listed"} or not isinstance(body["listed"], bool):
         raise PageError("send {\"listed\": true} or {\"listed\": false}", 400, "Bad request")
+    if body["listed"] and studies().is_owner(study_id, token):
+        source = study_game(find(study_id)).study.source
+        if source is not None and source.kind == "upload":
+            raise PageError(UNLISTED_UPLOAD, 422, "Not listed")
     try:
         studies().set_listed(study_id, token, body["listed"])
     except StudyNotFound as exc:

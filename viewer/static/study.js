@@ -782,7 +782,7 @@
 
   function start() {
     viewer = window.GameViewer;
-    if (!viewer || !viewer.onStep || panel) return;
+    if (!viewer || !viewer.onStep || !viewer.board || panel) return;
     document.documentElement.classList.add("study-page");
     if (editable) document.documentElement.classList.add("study-owner");
     build();
@@ -799,8 +799,13 @@
       get rev() { return S.rev; }, family: family
     };
   }
-  // stepper.js and the board register on their own deferred scripts: start once they have
+  // stepper.js and the board register on their own deferred scripts, which run after this one
+  // (it comes first, to take the owner's token before the stepper rewrites the address):
+  // start once they have. DOMContentLoaded follows every deferred script; "load" is the last
+  // chance (start runs once, and only when the board is there)
   if (window.GameViewer && window.GameViewer.board) start();
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else setTimeout(start, 0);
+  else {
+    document.addEventListener("DOMContentLoaded", start);
+    window.addEventListener("load", start);
+  }
 })();

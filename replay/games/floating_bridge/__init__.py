@@ -206,6 +206,8 @@ class FloatingBridge(GameModule):
         >>> GAME.move_text(None, PartnerEvent.model_construct(type="partner", seat=Seat.N, card=Card.parse("SA")))
         'North calls ♠A as the partner card'
         """
+        if event.type not in self.action_events:  # an announcement (a trick's winner), or chat
+            return super().move_text(state, event)
         name = event.seat.full_name
         if event.type == "bid":
             return f"{name} passes" if event.bid.is_pass else f"{name} bids {event.bid.symbol}"

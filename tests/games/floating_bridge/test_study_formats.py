@@ -15,7 +15,7 @@ from replay.games import get
 from replay.games.floating_bridge.formats import study_lin, study_pbn
 from replay.games.floating_bridge.formats.pbn import pbn_hand, to_pbn
 from replay.log import LogFormatError
-from replay.study import GLYPHS, StudyError, StudyGame, comment_text
+from replay.study import GLYPHS, StudyError, StudyGame
 
 GAME = get("floating-bridge")
 FORMATS = {"pbn": study_pbn, "lin": study_lin}
@@ -35,12 +35,12 @@ HOSTILE = [
 
 
 def _expected(study: StudyGame, plain: bool = True) -> tuple[list[tuple], list[dict], str]:
-    """Notes (their comments as plain text: what the bridge formats hold), branches, title;
-    a study read back is compared as it is (``plain=False``)."""
+    """Notes (their comments exactly as written: the bridge formats keep them so), branches,
+    title."""
     data = study.to_json()
     notes = []
     for n in data["notes"]:
-        comment = comment_text(n["comment"]) if plain else n["comment"]
+        comment = n["comment"]  # the formats keep a comment as written, Markdown markers and all
         if comment.strip() or n["glyph"]:
             notes.append((n["line"], n["step"], comment if comment.strip() else "", n["glyph"]))
     return notes, data["branches"], data["title"]
@@ -141,7 +141,7 @@ def test_endplay_reads_every_game_of_the_pbn_export(study: StudyGame) -> None:
         assert board.info["StudyLine"] == line_id
     # the notes on calls reach endplay as the calls' announcements (Latin-1, one line)
     said = [b.announcement for b in boards[0].auction if b.announcement]
-    assert said[0] == HOSTILE[1] == comment_text(study.note("main", 1).comment)
+    assert said[0] == HOSTILE[1] == study.note("main", 1).comment
     assert len(said) == 3  # steps 1, 2 and the last call have comments
 
 

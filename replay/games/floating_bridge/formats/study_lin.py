@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ....study import MAIN, StudyError, StudyGame, comment_text
+from ....study import MAIN, StudyError, StudyGame
 from ..cards import Seat
 from .lin import LIN_ORDER, to_lin
 from .study_common import (GLYPHS_LONGEST_FIRST, MAX_TEXT, GameRecord, assemble, check_hands, escape, event_steps,
@@ -69,7 +69,7 @@ def from_lin_text(text: str) -> str:
 
 
 def _note_text(note: Any) -> str:
-    text = lin_text(comment_text(note.comment))
+    text = lin_text(note.comment)
     if text[:1] in ("!", "?") or _INFO.match(text) or _HEADER.match(text):
         text = f"\\u{ord(text[0]):04X}" + text[1:]
     if note.glyph:

@@ -5,7 +5,7 @@ with the study's notes where PBN 2.1 puts commentary on a call or a card:
 
 - a glyph is the call's or card's suffix annotation (``1S!``, ``HQ??``);
 - a comment is a note: ``=n=`` after the call or card, and ``[Note "n:text"]`` after its
-  section. The tag holds the comment's plain text (``comment_text``) in PBN's characters
+  section. The tag holds the comment as written (its Markdown markers kept) in PBN's characters
   (``pbn.pbn_text``: printing Latin-1) on one line; when that loses anything (a character
   outside Latin-1, a line break, a text too long for one line), a ``{=n= ...}`` comment after
   the tag holds it exactly, escaped (``study_common.escape``: ``\\uXXXX``, ``\\n``, ``\\\\``;
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....errors import ReplayError
-from ....study import MAIN, StudyError, StudyGame, comment_text
+from ....study import MAIN, StudyError, StudyGame
 from ..cards import Seat
 from ..log import GameLog
 from ..log import parse as parse_log
@@ -98,7 +98,7 @@ def _text_tag(name: str, text: str, prefix: str = "") -> list[str]:
 
 def _step_comment(note: Any) -> list[str]:
     """The ``{$n text}`` of a step that is not a call or a card (the deal, the partner call)."""
-    text = escape(comment_text(note.comment), _keep)
+    text = escape(note.comment, _keep)
     if text.startswith("$"):
         text = "\\u0024" + text[1:]
     glyph = glyph_prefix(note.glyph)
@@ -118,7 +118,7 @@ def _sections(log: GameLog, steps: dict[int, int], notes: dict[int, Any]) -> tup
         if note is None:
             return token
         token += note.glyph or ""
-        text = comment_text(note.comment)
+        text = note.comment
         if text.strip():
             number += 1
             tags += _text_tag("Note", text, f"{number}:")
