@@ -336,3 +336,15 @@ def test_mangled_text_logs_read_or_raise_log_format_error(edits):
         assert str(exc).startswith("line ") or "hands" in str(exc) or "events" in str(exc)
         return
     log.replay()  # judged, never raising
+
+
+def test_a_trick_number_of_thousands_of_digits_is_refused_not_a_crash():
+    """Found by hypothesis (tests/replay/test_reader_properties.py): int() of a 5,001-digit
+    trick number raised ValueError past Python's digit limit, instead of the reader's error."""
+    from pathlib import Path
+
+    sample = (Path(__file__).resolve().parents[2] / "sample_logs" / "legacy" / "seven-no-trump.txt").read_text(encoding="utf-8")
+    cut = sample.index("wins trick 1")
+    damaged = sample[:cut] + "wins trick " + "9" * 5001 + sample[cut + len("wins trick 1"):]
+    with pytest.raises(LogFormatError, match="is not a trick number"):
+        parse_text_log(damaged, "damaged.txt")

@@ -184,7 +184,7 @@ def test_openapi_document_lists_every_api_route(app, client):
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/") and rule.rule != "/api/openapi.json":
             path = rule.rule.replace("<int:quarantine_id>", "{id}").replace("<public_id>", "{id}") \
-                .replace("<token>", "{token}")
+                .replace("<token>", "{token}").replace("<study_id>", "{id}")
             routes |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert routes == documented
     json.dumps(doc)

@@ -107,7 +107,9 @@ def walk(value: Any, path: str = ""):
             yield from walk(v, f"{path}[{n}]")
 
 
-_steps: dict[tuple[int, str | None], list[dict[str, Any]]] = {}
+# keyed by the replay's id, and holding the replay itself: an id alone is reused once its object
+# is gone, and another test's replay would then get this one's steps (seen as a flaky failure)
+_steps: dict[tuple[int, str | None], tuple[Any, list[dict[str, Any]]]] = {}
 
 
 def steps_of(replay, seat: str | None) -> list[dict[str, Any]]:
@@ -115,10 +117,10 @@ def steps_of(replay, seat: str | None) -> list[dict[str, Any]]:
     from viewer.games.coup.view import log_names, named_texts
 
     key = (id(replay), seat)
-    if key not in _steps:
+    if key not in _steps or _steps[key][0] is not replay:
         words = named_texts(replay, seat or "all", log_names(replay))
-        _steps[key] = [{**s, **w} for s, w in zip(replay.steps_json(seat), words)]
-    return _steps[key]
+        _steps[key] = (replay, [{**s, **w} for s, w in zip(replay.steps_json(seat), words)])
+    return _steps[key][1]
 
 
 def secrets_of(replay, seat: str) -> set[str]:

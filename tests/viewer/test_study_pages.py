@@ -390,7 +390,7 @@ def test_the_new_study_form_says_what_is_wrong_with_its_game(client):
     assert good.status_code == 200 and "A study of this Coup game" in good.get_data(as_text=True)
     assert good.headers["Cache-Control"] == "no-store"
     # an upload's token may be in this form's address: it is sent on to no other site
-    assert ("meta", {"name": "referrer", "content": "no-referrer"}) in Parsed(good.get_data(as_text=True)).elements
+    assert ("meta", {"name": "referrer", "content": "same-origin"}) in Parsed(good.get_data(as_text=True)).elements
     refused = client.post("/s/new", data={"kind": "game", "ref": "nosuch"}, headers={"Sec-Fetch-Site": "same-origin"})
     assert refused.status_code == 404 and "nosuch" in refused.get_data(as_text=True)
 

@@ -198,7 +198,7 @@ for _suffix, _kind in (("picture.png", "picture"), ("animation.gif", "gif"), ("a
 
 def _new_form(status: int = 200, **context: Any) -> Response:
     response = Response(render_template("study_new.html", **context), status=status, mimetype="text/html")
-    # an upload's token may be in the address: the page's <meta name="referrer"> sends it nowhere
+    # an upload's token may be in the address: the page's <meta name="referrer"> keeps it on this site
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -109,7 +109,7 @@ def manage_page(token: str, delete_token: str) -> Response:
     archived = game_by_token(token)
     response = _page("upload_manage.html", token=token, delete_token=delete_token, game=archived,
                      done=request.args.get("done"))
-    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Referrer-Policy"] = "same-origin"  # the tokens never leave this site; a form posted here keeps its Origin (no-referrer would make it "null", which the CSRF check refuses)
     return response
 
 

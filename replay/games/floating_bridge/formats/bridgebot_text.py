@@ -234,7 +234,7 @@ class _Reader:
         elif match := _WINS_TRICK.match(line):
             seat = self.seat(number, match.group(1))
             token = match.group(2)
-            if not (token.isascii() and token.isdigit()) or not 1 <= int(token) <= 13:
+            if not (token.isascii() and token.isdigit()) or len(token) > 2 or not 1 <= int(token) <= 13:
                 raise self.error(number, f"{_short(token)} is not a trick number (1-13)")
             self.play.append(("trick", number, (seat, int(token))))
         elif match := _GOES_FIRST.match(line):
