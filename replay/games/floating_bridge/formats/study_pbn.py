@@ -31,11 +31,11 @@ play, several unrelated boards) is refused with a ``StudyError`` that says what 
 >>> study = StudyGame.new(get("floating-bridge").selfplay(seed=7), title="Ducking")
 >>> study = study.with_note("main", 3, comment="Too *high* {really}", glyph="?")
 >>> text = write(study)
->>> "=1=" in text and '[Note "1:Too high {really}"]' in text
+>>> "=1=" in text and '[Note "1:Too *high* {really}"]' in text
 True
 >>> back = StudyGame.load(read(text))
 >>> back.note("main", 3).comment, back.note("main", 3).glyph, back.study.title
-('Too high {really}', '?', 'Ducking')
+('Too *high* {really}', '?', 'Ducking')
 """
 
 from __future__ import annotations
