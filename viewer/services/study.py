@@ -44,7 +44,7 @@ from ..view import ViewedGame
 from .replay import decode_code, names_of, render_game
 from .triage import listed_game
 from .upload import viewed_upload
-from archive.studies import Studies, StudyConflict, StudyNotFound, StudyStoreError, StudyTokenError, StudyTooLarge
+from archive.studies import Studies, StudyConflict, first_move, StudyNotFound, StudyStoreError, StudyTokenError, StudyTooLarge
 
 #: a request body may carry a whole study (at most MAX_STUDY_BYTES) and its envelope
 MAX_BODY_BYTES = MAX_STUDY_BYTES + 64 * 1024
@@ -179,14 +179,8 @@ def viewed_line(found: Found, sg: StudyGame, line_id: str, fixed_rev: bool = Fal
 
 def first_move_text(sg: StudyGame, line_id: str) -> str:
     """Words for a branch's first move (``GameModule.move_text`` at the point it leaves from)."""
-    if line_id == MAIN:
-        return ""
-    line = sg.line(line_id)
-    parent = sg.line(line.parent)
     try:
-        state = sg.position(line.parent, line.at)
-        event = line.log.events[parent.cuts[line.at]]
-        return sg.game.move_text(state, event)
+        return first_move(sg, line_id)
     except (StudyError, ReplayError, IndexError):
         return ""
 
