@@ -371,6 +371,9 @@ class GameModule:
     analysis_version: ClassVar[str | None] = None
     #: file formats a study of the game (``replay.study``) exports to and imports from
     study_formats: ClassVar[tuple[StudyFormat, ...]] = ()
+    #: what ``deal_scores`` counts a seat's result in ("tricks", "big blinds", "points"...);
+    #: None for a game without deal scores
+    deal_unit: ClassVar[str | None] = None
 
     # -- required -------------------------------------------------------------------------------
     def parse(self, data: dict[str, Any], source: str | None = None) -> Any:
@@ -481,6 +484,36 @@ class GameModule:
         data.pop("t", None)
         rest = " ".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in data.values())
         return " ".join(str(p) for p in (seat, kind, rest) if p not in (None, ""))
+
+    # -- duplicate deals (``replay.duplicate``) ----------------------------------------------------
+    def deal_key(self, log: Any) -> str | None:
+        """The fingerprint of the game's deal (``replay.duplicate.fingerprint`` of the cards as
+        dealt and who starts, in the game's own terms), equal for two logs exactly when they were
+        dealt the same: the key that groups the tables of a deal. None when the log does not tell
+        the whole deal (hidden cards) or the game has no deals (the default)."""
+        return None
+
+    def deal_scores(self, replay: Any) -> Mapping[str, float] | None:
+        """Each seat's result in the game on its standard scale (``deal_unit``: tricks, big blinds
+        won...), the numbers a seat's duplicate score is made of; None when the game gives none
+        (a fatal finding, a game cut short) or has no deals (the default)."""
+        return None
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> Any:
+        """A self-play log of deal number ``deal`` with ``bots[i]`` in the i-th seat (table
+        order): the cards (every card a seat is dealt or draws from the deck) depend on ``deal``
+        alone, never on the bots, so every table of a deal gets ``deal_key`` equal. ``table``
+        seeds the bots' own choices and names the game. What ``game-replay championship`` plays."""
+        raise NotImplementedError(f"{self.title} has no championship tables")
+
+    def table_seats(self, bots: Sequence[str], **options: Any) -> int:
+        """How many seats a championship table of ``bots`` has (``play_table`` options such as
+        ``players`` may set it): by default the game's seats, else one per bot."""
+        return len(self.seats) or len(bots)
+
+    @property
+    def has_deals(self) -> bool:
+        return type(self).deal_key is not GameModule.deal_key
 
     # -- pictures (``replay.picture``) ---------------------------------------------------------
     @property
