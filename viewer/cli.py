@@ -12,6 +12,7 @@ from replay.cli import cli, run
 from archive.cli import archive_group, ingest_command  # noqa: E402
 cli.add_command(ingest_command); cli.add_command(archive_group)  # noqa: E702
 from archive.cli import study_group; cli.add_command(study_group)  # noqa: E402,E702
+from archive.championship import championship_command; cli.add_command(championship_command)  # noqa: E402,E702
 from viewer.serve import serve_command; cli.add_command(serve_command)  # noqa: E402,E702
 
 

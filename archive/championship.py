@@ -1,0 +1,436 @@
+"""``game-replay championship``: every deal played by every bot from every seat, saved, ingested and ranked.
+
+    game-replay championship --game G --bots a,b,c --deals N [--out DIR] [--db URL]
+                             [--first-deal 1] [--players P] [--json]
+
+For each deal (numbers ``--first-deal`` on), the tables are ``replay.duplicate.rotation(seats,
+bots)`` with ``seats = GAME.table_seats(bots)``: every bot sits in every seat of the deal, and
+each table is ``GAME.play_table(deal, seat_bots, table=r)``, whose cards depend on the deal
+alone. Each log is saved in ``DIR`` (by default a folder named after the game) as
+``deal-<deal>-table-<r>.json``, written to a hidden temporary file first and then linked to its
+name (never a half-written file, never one rewritten), and ingested into the archive.
+
+The leaderboard (``replay.duplicate.leaderboard`` of the judged tables, grouped by
+``GAME.deal_key`` and scored by ``GAME.deal_scores``) gives per bot its plain score (mean result
+per table, in the game's ``deal_unit``), its win rate and its duplicate score (its result minus
+the mean result of its seat at the deal's tables), each with a 95% interval.
+
+**Resume.** ``DIR/championship.manifest`` records the parameters. The same command again plays
+only the tables whose log is not saved yet (the saved ones are ingested again, which stores
+nothing twice: a kill between a save and its ingest loses nothing). Other parameters in a folder
+already used are refused (exit 2): one folder, one championship. Ctrl-C stops between two
+writes and says how many tables are played (exit 130).
+
+The module never names a game: everything game-specific comes through ``GameModule``'s hooks.
+
+>>> table_file(7, 2)
+'deal-0007-table-2.json'
+>>> parse_table_file("deal-0007-table-2.json"), parse_table_file("notes.json")
+((7, 2), None)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import click
+
+from replay.clitools import UserError, plural
+from replay.duplicate import Interval, Leaderboard, Table, interval, leaderboard, rotation
+from replay.games import UnknownGameError
+from replay.games import get as get_game
+from replay.games import names as game_names
+from replay.log import read_path
+
+from .cli import _console, _open, archive_errors, check_db_url, clean, db_option, json_option
+
+#: the manifest's file name in the championship's folder (not a log suffix: ``ingest DIR`` leaves it alone)
+MANIFEST = "championship.manifest"
+#: the manifest's format
+MANIFEST_FORMAT = "game-replay-championship/1"
+#: the exit status after Ctrl-C
+EXIT_INTERRUPTED = 130
+
+_TABLE_FILE = re.compile(r"deal-(\d+)-table-(\d+)\.json")
+
+
+def table_file(deal: int, table: int) -> str:
+    """The file name of a deal's table."""
+    return f"deal-{deal:04d}-table-{table}.json"
+
+
+def parse_table_file(name: str) -> tuple[int, int] | None:
+    """``(deal, table)`` of a table's file name, or None for any other name."""
+    match = _TABLE_FILE.fullmatch(name)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a championship plays: the game, the bots, the deals and each deal's tables."""
+
+    game: str
+    bots: tuple[str, ...]
+    deals: int
+    first_deal: int
+    players: int | None
+    seats: int
+    tables: tuple[tuple[str, ...], ...]  # each table of a deal: the bot of every seat in table order
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options ``table_seats`` and ``play_table`` are given."""
+        return {} if self.players is None else {"players": self.players}
+
+    @property
+    def deal_numbers(self) -> range:
+        return range(self.first_deal, self.first_deal + self.deals)
+
+    @property
+    def total(self) -> int:
+        return self.deals * len(self.tables)
+
+    def all_tables(self) -> list[tuple[int, int, tuple[str, ...]]]:
+        """``(deal, table, seat bots)`` of every table, in playing order (deal by deal)."""
+        return [(d, r, bots) for d in self.deal_numbers for r, bots in enumerate(self.tables)]
+
+    def manifest(self) -> dict[str, Any]:
+        """The parameters the folder's manifest records (and a re-run must repeat)."""
+        return {"format": MANIFEST_FORMAT, "game": self.game, "bots": list(self.bots), "deals": self.deals,
+                "first_deal": self.first_deal, "players": self.players, "seats": self.seats,
+                "tables_per_deal": len(self.tables)}
+
+
+def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal: int = 1,
+              players: int | None = None) -> Plan:
+    """Check the parameters (``UserError`` with a clear message) and lay out the tables.
+
+    >>> make_plan("no-such-game", "a", 1)
+    Traceback (most recent call last):
+    ...
+    replay.clitools.UserError: 'no-such-game' is not a known game (known: ...)
+    """
+    try:
+        game = get_game(game_name)
+    except UnknownGameError:
+        raise UserError(f"{game_name!r} is not a known game (known: {', '.join(game_names())})") from None
+    if not game.has_deals:
+        with_deals = [n for n in game_names() if get_game(n).has_deals]
+        raise UserError(f"{game.title} has no duplicate deals, so no championship "
+                        f"(games with deals: {', '.join(with_deals) or 'none'})")
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else [b.strip() for b in bots]
+    names = [b for b in names if b]
+    if not names:
+        raise UserError(f"--bots names no bot (choose from {', '.join(game.bots)})")
+    unknown = [b for b in names if b not in game.bots]
+    if unknown:
+        raise UserError(f"{', '.join(map(repr, unknown))}: not a {game.title} bot (choose from {', '.join(game.bots)})")
+    repeated = sorted({b for b in names if names.count(b) > 1})
+    if repeated:
+        raise UserError(f"{', '.join(repeated)}: named twice in --bots (each bot once; the rotation seats it "
+                        "in every seat)")
+    if deals < 1:
+        raise UserError(f"--deals must be at least 1, not {deals}")
+    if first_deal < 0:
+        raise UserError(f"--first-deal must be 0 or more, not {first_deal}")
+    options: dict[str, Any] = {}
+    if players is not None:
+        low, high = game.player_counts
+        if low is None:
+            raise UserError(f"--players is for games with a variable number of seats; {game.title} has a fixed table")
+        if not low <= players <= high:
+            raise UserError(f"{game.title} has {low} to {high} seats, not {players}")
+        options["players"] = players
+    seats = game.table_seats(names, **options)
+    return Plan(game_name, tuple(names), deals, first_deal, players, seats, tuple(rotation(seats, names)))
+
+
+# -- the folder -----------------------------------------------------------------------------------
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    path = folder / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise UserError(f"{path}: not a championship manifest (unreadable JSON); use another --out folder") from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+        raise UserError(f"{path}: not a championship manifest; use another --out folder")
+    return data
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    return [f"{key} {old.get(key)!r} there, {new[key]!r} now" for key in new if old.get(key) != new[key]]
+
+
+def prepare_folder(folder: Path, plan: Plan) -> None:
+    """Make the folder ready for ``plan``: a new one gets its manifest; a used one must hold the
+    same championship (``UserError`` otherwise, and nothing is written). Temporary files a
+    killed run left behind are removed."""
+    manifest = plan.manifest()
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{folder}: not a folder")
+    old = read_manifest(folder) if folder.is_dir() else None
+    if old is not None:
+        changed = _differences(old, manifest)
+        if changed:
+            raise UserError(f"{folder} holds another championship ({'; '.join(changed)}): run it with the "
+                            f"same parameters to go on, or choose another --out folder")
+    elif folder.is_dir() and any(parse_table_file(p.name) for p in folder.iterdir()):
+        raise UserError(f"{folder} holds table logs but no {MANIFEST}: choose another --out folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(".deal-*.tmp"):
+        stale.unlink(missing_ok=True)
+    if old is None:
+        write_new(folder / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode("utf-8"))
+
+
+def write_new(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically, never over an existing file: to a hidden temporary
+    file in the same folder, synced, then linked to its name. False when ``path`` exists (it is
+    left as it was)."""
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(tmp)
+
+
+def saved_tables(folder: Path, plan: Plan) -> set[tuple[int, int]]:
+    """The ``(deal, table)`` of the plan whose log is saved in the folder."""
+    wanted = {(d, r) for d, r, _ in plan.all_tables()}
+    found = {parse_table_file(p.name) for p in folder.iterdir()} if folder.is_dir() else set()
+    return {t for t in found if t in wanted}
+
+
+# -- results --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableResult:
+    """One judged table: the neutral ``Table`` and each bot's win share there (None: not counted)."""
+
+    deal_number: int
+    table: Table | None
+    wins: Mapping[str, float] = field(default_factory=dict)
+    key_missing: bool = False
+
+
+def judge_table(game: Any, deal: int, r: int, seat_bots: Sequence[str], log: Any, ref: str) -> TableResult:
+    """A table's log judged: its deal key, each seat's score and bot, each bot's share of wins
+    (the mean over its seats of 1 for a winning seat, else 0). A table the game gives no scores
+    for is not counted (``table`` None)."""
+    replay = game.judge(log)
+    scores = game.deal_scores(replay)
+    if scores is None:
+        return TableResult(deal, None)
+    key = game.deal_key(log)
+    seats = [str(s) for s in game.seat_order(log)]
+    bots = dict(zip(seats, seat_bots))
+    winners = {str(w) for w in (getattr(replay, "winners", None) or ())}
+    won: dict[str, list[float]] = {}
+    for seat, bot in bots.items():
+        won.setdefault(bot, []).append(1.0 if seat in winners else 0.0)
+    table = Table(key or f"deal {deal}", bots, {str(s): float(v) for s, v in scores.items()}, ref)
+    return TableResult(deal, table, {b: math.fsum(v) / len(v) for b, v in won.items()}, key is None)
+
+
+@dataclass
+class Championship:
+    """The leaderboard of a championship's tables, with each bot's win rate."""
+
+    plan: Plan
+    unit: str
+    board: Leaderboard
+    win_rates: dict[str, Interval]
+    counted: int
+    not_counted: int
+    split_deals: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.board.to_json()
+        for standing in data["standings"]:
+            standing["win_rate"] = self.win_rates[standing["bot"]].to_json()
+        return {"game": self.plan.game, "bots": list(self.plan.bots), "first_deal": self.plan.first_deal,
+                "deals_played": self.plan.deals, "tables_per_deal": len(self.plan.tables),
+                "seats": self.plan.seats, "not_counted": self.not_counted, "split_deals": self.split_deals,
+                "leaderboard": data}
+
+
+def rank(plan: Plan, results: Sequence[TableResult]) -> Championship:
+    """The championship's leaderboard (``replay.duplicate.leaderboard``) and win rates."""
+    game = get_game(plan.game)
+    counted = [r for r in results if r.table is not None]
+    board = leaderboard([r.table for r in counted], unit=game.deal_unit or "points")  # type: ignore[misc]
+    wins: dict[str, list[float]] = {}
+    for r in counted:
+        for bot, share in r.wins.items():
+            wins.setdefault(bot, []).append(share)
+    keys: dict[int, set[str]] = {}
+    for r in counted:
+        keys.setdefault(r.deal_number, set()).add(r.table.deal)  # type: ignore[union-attr]
+    split = sorted(d for d, k in keys.items() if len(k) > 1)
+    return Championship(plan, board.unit, board, {b: interval(v) for b, v in wins.items()}, len(counted),
+                        len(results) - len(counted), split)
+
+
+def _percent(i: Interval) -> str:
+    if not i.n:
+        return "-"
+    return f"{100 * i.mean:.0f}%" if i.half is None else f"{100 * i.mean:.0f}% ± {100 * i.half:.0f}%"
+
+
+def board_table(champ: Championship, title: str) -> Any:
+    """The leaderboard as a ``rich`` table."""
+    from rich.table import Table as RichTable
+
+    table = RichTable(title=title)
+    for name, justify in (("Bot", "left"), ("Tables", "right"), (f"{champ.unit.capitalize()} per table", "right"),
+                          ("Win rate", "right"), ("Duplicate score", "right"), ("Deals", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for s in champ.board.standings:
+        table.add_row(clean(s.bot), str(s.tables), s.plain.text(), _percent(champ.win_rates[s.bot]),
+                      s.duplicate.text(signed=True), str(s.duplicate.n))
+    return table
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+class Interrupted(Exception):
+    def __init__(self, done: int, total: int):
+        super().__init__(f"{done} of {total} tables played")
+        self.done, self.total = done, total
+
+
+def play(plan: Plan, folder: Path, archive: Any, on_table: Callable[[int, int], None] | None = None
+         ) -> tuple[list[TableResult], dict[str, int], int]:
+    """Play the plan's tables not saved yet in ``folder`` (saving and ingesting each), ingest the
+    ones saved before, and judge them all: ``(results, ingest counts, tables played now)``.
+    Ctrl-C raises ``Interrupted`` (the files saved so far are whole)."""
+    game = get_game(plan.game)
+    counts: dict[str, int] = {}
+    done = saved_tables(folder, plan)
+    results: list[TableResult] = []
+    played = 0
+
+    def ingest(path: Path) -> None:
+        for r in archive.ingest_file(str(path)):
+            counts[r.status] = counts.get(r.status, 0) + 1
+
+    try:
+        for deal, r, seat_bots in plan.all_tables():
+            path = folder / table_file(deal, r)
+            if (deal, r) in done:
+                entries = read_path(str(path))
+                if len(entries) != 1 or not entries[0].ok:
+                    raise UserError(f"{path}: not a readable table log ({entries[0].error if entries else 'empty'}); "
+                                    "remove it to play the table again")
+                log = entries[0].log
+            else:
+                log = game.play_table(deal, list(seat_bots), table=r, **plan.options)
+                data = (json.dumps(log.to_json_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+                write_new(path, data)
+                done.add((deal, r))
+                played += 1
+            ingest(path)
+            results.append(judge_table(game, deal, r, seat_bots, log, path.name))
+            if on_table is not None:
+                on_table(deal, len(done))
+    except KeyboardInterrupt:
+        raise Interrupted(len(done), plan.total) from None
+    finally:
+        try:
+            archive.refresh_ratings()
+        except KeyboardInterrupt:
+            pass
+    return results, counts, played
+
+
+@click.command("championship")
+@click.option("--game", "game_name", required=True, metavar="GAME", help="The game (one with duplicate deals).")
+@click.option("--bots", "bots", required=True, metavar="A,B,...", help="Comma-separated bots, each once.")
+@click.option("--deals", type=int, required=True, metavar="N", help="How many deals (each played at every table of "
+              "the rotation).")
+@click.option("--first-deal", type=int, default=1, show_default=True, help="The first deal's number (deals are "
+              "numbered on from it; the same number is the same cards).")
+@click.option("--players", type=int, default=None, help="Seats at the table, for games with a variable number.")
+@click.option("--out", "out_dir", type=click.Path(), default=None, metavar="DIR",
+              help="Folder of the logs (default: a folder named after the game, here).")
+@db_option
+@json_option
+@archive_errors
+def championship_command(game_name: str, bots: str, deals: int, first_deal: int, players: int | None,
+                         out_dir: str | None, db: str | None, as_json: bool) -> None:
+    """Play every deal with every bot in every seat, save and ingest the logs, print the leaderboard.
+
+    Each bot's plain score (mean result per table in the game's unit), win rate and duplicate
+    score (its result minus the mean of its seat at the deal's tables), with 95% intervals.
+    The same command again resumes: saved tables are not played again. Ctrl-C stops cleanly.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    plan = make_plan(game_name, bots, deals, first_deal, players)
+    game = get_game(plan.game)
+    folder = Path(out_dir if out_dir is not None else plan.game)
+    check_db_url(db)  # before anything is written
+    err = _console(stderr=True)
+    try:
+        prepare_folder(folder, plan)
+        archive = _open(db)
+        try:
+            with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("tables, deal {task.fields[deal]}"), console=err, transient=True,
+                          disable=as_json or not err.is_terminal) as progress:
+                task = progress.add_task("tables", total=plan.total, completed=len(saved_tables(folder, plan)),
+                                         deal=plan.first_deal)
+                results, counts, played = play(plan, folder, archive,
+                                               lambda deal, n: progress.update(task, completed=n, deal=deal))
+        finally:
+            archive.close()
+    except (KeyboardInterrupt, Interrupted):
+        done = len(saved_tables(folder, plan))
+        click.echo(f"stopped: {done} of {plan.total} tables played; run the same command again to go on", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    champ = rank(plan, results)
+    if as_json:
+        click.echo(json.dumps({**champ.to_json(), "folder": str(folder), "played_now": played,
+                               "ingest": counts}, ensure_ascii=False, indent=2))
+        return
+    out = _console(wide=True)
+    board = champ.board
+    title = (f"{game.title}: {plural(board.deals, 'deal')}, {plural(board.tables, 'table')} "
+             f"({game.deal_unit or 'points'}, 95% intervals)")
+    out.print(board_table(champ, title))
+    click.echo(f"duplicate score: a seat's result minus that seat's mean at the deal's tables, "
+               f"over {plural(board.duplicated_deals, 'deal')} played at {plural(len(plan.tables), 'table')} each")
+    if champ.not_counted:
+        click.echo(f"not counted: {plural(champ.not_counted, 'table')} the game gives no scores for")
+    if champ.split_deals:
+        click.echo(f"warning: the tables of {plural(len(champ.split_deals), 'deal')} have different deal keys "
+                   f"(deal {', '.join(map(str, champ.split_deals[:5]))})", err=True)
+    stored = counts.get("stored", 0) + counts.get("stored_with_findings", 0)
+    trouble = [f"{counts[s]} {s}" for s in ("quarantined", "rejected") if counts.get(s)]
+    click.echo(f"{plural(played, 'table')} played now, {plural(plan.total, 'log')} in {folder}/; archive: "
+               f"stored {stored}, already there {counts.get('duplicate', 0)}" + "".join(f", {t}" for t in trouble))
+
+
+__all__ = ["MANIFEST", "Championship", "Plan", "TableResult", "championship_command", "judge_table", "make_plan",
+           "parse_table_file", "play", "prepare_folder", "rank", "saved_tables", "table_file", "write_new"]
