@@ -113,7 +113,7 @@ def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal:
               players: int | None = None) -> Plan:
     """Check the parameters (``UserError`` with a clear message) and lay out the tables.
 
-    >>> make_plan("no-such-game", "a", 1)
+    >>> make_plan("no-such-game", "a", 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     replay.clitools.UserError: 'no-such-game' is not a known game (known: ...)
@@ -295,7 +295,7 @@ def rank(plan: Plan, results: Sequence[TableResult]) -> Championship:
 def _percent(i: Interval) -> str:
     if not i.n:
         return "-"
-    return f"{100 * i.mean:.0f}%" if i.half is None else f"{100 * i.mean:.0f}% ± {100 * i.half:.0f}%"
+    return f"{100 * i.mean:.1f}%" if i.half is None else f"{100 * i.mean:.1f}% ± {100 * i.half:.1f}%"
 
 
 def board_table(champ: Championship, title: str) -> Any:

@@ -1,0 +1,293 @@
+"""``game-replay championship`` (archive/championship.py): the rotation seats every bot in every
+seat, a run resumes after a kill without losing or repeating a table, Ctrl-C stops cleanly, a
+folder holds one championship, bad parameters write nothing, and the printed leaderboard is
+``replay.duplicate.leaderboard``'s."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from archive.championship import MANIFEST, make_plan, parse_table_file, table_file
+from archive.records import bot_base
+from archive.store import Archive
+from replay.clitools import plural
+from replay.duplicate import Table, leaderboard, rotation
+from replay.games import get, names
+from replay.log import read_path
+from viewer.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+#: fast games a real run may use, the first one with deals is taken
+FAST = ("uno-lite", "coup")
+
+
+def fast_game() -> str:
+    for name in FAST:
+        if get(name).has_deals:
+            return name
+    pytest.skip("no fast game has deals yet")
+
+
+def two_bots(game: str) -> list[str]:
+    return list(get(game).bots)[:2]
+
+
+def covers(tables: list[tuple[str, ...]], seats: int, bots: list[str]) -> bool:
+    """Every bot sits in every seat at some table, and every table has every seat."""
+    return (all(len(t) == seats for t in tables)
+            and {(i, b) for t in tables for i, b in enumerate(t)} == {(i, b) for i in range(seats) for b in bots})
+
+
+@pytest.mark.parametrize("k", range(1, 7))
+@pytest.mark.parametrize("seats", range(1, 11))
+def test_rotation_covers_every_bot_in_every_seat(k, seats):
+    bots = [f"bot{i}" for i in range(k)]
+    tables = rotation(seats, bots)
+    assert len(tables) == max(seats, k)
+    assert covers(tables, seats, bots)
+
+
+def test_the_check_can_fail():
+    assert not covers([("a", "b"), ("a", "b")], 2, ["a", "b"])
+    assert not covers([("a",)], 2, ["a"])
+
+
+@pytest.mark.parametrize("game", names())
+def test_each_games_tables_cover_every_seat(game):
+    """For 1..6 bots and each seat count the game plays (``--players`` where it varies)."""
+    module = get(game)
+    available = list(module.bots) or ["bot"]
+    low, high = module.player_counts
+    for k in range(1, 7):
+        bots = [available[i % len(available)] + (f"#{i}" if i >= len(available) else "") for i in range(k)]
+        for options in ([{}] if low is None else [{"players": p} for p in range(low, high + 1)]):
+            try:
+                seats = module.table_seats(bots, **options)
+            except (ValueError, TypeError):
+                continue
+            assert seats >= 1
+            assert covers(rotation(seats, bots), seats, bots), (game, k, options)
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def logs_of(folder: Path) -> dict[tuple[int, int], object]:
+    found = {}
+    for path in folder.iterdir():
+        where = parse_table_file(path.name)
+        if where is not None:
+            entries = read_path(str(path))
+            assert len(entries) == 1 and entries[0].ok, path
+            found[where] = entries[0].log
+    return found
+
+
+def test_a_real_run_seats_every_bot_in_every_seat(tmp_path):
+    game = fast_game()
+    module = get(game)
+    bots = list(module.bots)[:3]
+    result = run_cli("championship", "--game", game, "--bots", ",".join(bots), "--deals", "2",
+                     "--out", str(tmp_path / "run"), "--db", f"sqlite:///{tmp_path / 'a.db'}")
+    assert result.exit_code == 0, result.output
+    plan = make_plan(game, bots, 2)
+    logs = logs_of(tmp_path / "run")
+    assert set(logs) == {(d, r) for d, r, _ in plan.all_tables()}
+    for deal in (1, 2):
+        sat = set()
+        for (d, r), log in logs.items():
+            if d != deal:
+                continue
+            seats = [str(s) for s in module.seat_order(log)]
+            players = {str(k): v for k, v in log.players.items()}
+            assert len(seats) == plan.seats
+            for i, seat in enumerate(seats):
+                player = players[seat]
+                assert bot_base(player.bot) == plan.tables[r][i]
+                sat.add((i, bot_base(player.bot)))
+        assert sat == {(i, b) for i in range(plan.seats) for b in bots}
+        keys = {module.deal_key(log) for (d, _), log in logs.items() if d == deal}
+        assert len(keys) == 1 and None not in keys
+
+
+# -- resume, kill and Ctrl-C (the real command, in a process of its own) -------------------------
+
+def command(game: str, deals: int, folder: Path, db: Path) -> list[str]:
+    return [sys.executable, "-m", "viewer.cli", "championship", "--game", game, "--bots", ",".join(two_bots(game)),
+            "--deals", str(deals), "--out", str(folder), "--db", f"sqlite:///{db}"]
+
+
+def env() -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("GAME_REPLAY_")}
+    e.update(PYTHONPATH=str(ROOT), COLUMNS="120", NO_COLOR="1", TERM="dumb")
+    return e
+
+
+def start_and_wait(args: list[str], folder: Path, tables: int) -> subprocess.Popen:
+    """Start the command and return once ``tables`` table logs are saved (the process running)."""
+    process = subprocess.Popen(args, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if folder.is_dir() and sum(parse_table_file(p.name) is not None for p in folder.iterdir()) >= tables:
+            return process
+        if process.poll() is not None:
+            out, err = process.communicate()
+            pytest.fail(f"the run ended before {tables} tables: {process.returncode}\n{out}\n{err}")
+        time.sleep(0.01)
+    process.kill()
+    pytest.fail("no tables saved in time")
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()
+            if parse_table_file(p.name) is not None}
+
+
+def test_resume_after_a_kill_loses_no_table_and_repeats_none(tmp_path):
+    game = fast_game()
+    folder, db = tmp_path / "run", tmp_path / "archive.db"
+    deals = 40
+    plan = make_plan(game, two_bots(game), deals)
+    process = start_and_wait(command(game, deals, folder, db), folder, 3)
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    assert process.returncode == -signal.SIGKILL
+    before = snapshot(folder)
+    assert 3 <= len(before) < plan.total, "the kill came too late to test a resume"
+    time.sleep(0.02)  # a rewritten file would show a later time
+    done = subprocess.run(command(game, deals, folder, db), env=env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    after = snapshot(folder)
+    expected = {table_file(d, r) for d, r, _ in plan.all_tables()}
+    assert set(after) == expected
+    assert sorted(p.name for p in folder.iterdir()) == sorted(expected | {MANIFEST}), "stray files (temporary?)"
+    for name, kept in before.items():
+        assert after[name] == kept, f"{name} was written again"
+    assert f"{plural(plan.total - len(before), 'table')} played now" in done.stdout
+    with Archive(f"sqlite:///{db}") as archive:
+        assert archive.count() == plan.total
+        ids = [g.game_id for g in archive.list(limit=plan.total + 10).items]
+    assert len(ids) == plan.total and len(set(ids)) == plan.total
+    # a third run plays nothing and stores nothing
+    again = subprocess.run(command(game, deals, folder, db), env=env(), capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "0 tables played now" in again.stdout
+    assert f"stored 0, already there {plan.total}" in again.stdout
+    assert snapshot(folder) == after
+
+
+def test_ctrl_c_stops_cleanly(tmp_path):
+    game = fast_game()
+    folder, db = tmp_path / "run", tmp_path / "archive.db"
+    deals = 40
+    plan = make_plan(game, two_bots(game), deals)
+    process = start_and_wait(command(game, deals, folder, db), folder, 2)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    saved = snapshot(folder)
+    assert f"stopped: {len(saved)} of {plan.total} tables played; run the same command again to go on" in err
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")], "a temporary file was left"
+    for name, (data, _) in saved.items():
+        json.loads(data)  # every saved file is whole
+    done = subprocess.run(command(game, deals, folder, db), env=env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert len(snapshot(folder)) == plan.total
+
+
+# -- one folder, one championship; bad parameters write nothing ----------------------------------
+
+def test_other_parameters_in_a_used_folder_are_refused(tmp_path):
+    game = fast_game()
+    folder, db = tmp_path / "run", f"sqlite:///{tmp_path / 'a.db'}"
+    bots = ",".join(two_bots(game))
+    first = run_cli("championship", "--game", game, "--bots", bots, "--deals", "2", "--out", str(folder), "--db", db)
+    assert first.exit_code == 0, first.output
+    files = snapshot(folder)
+    manifest = (folder / MANIFEST).read_bytes()
+    for change in (["--deals", "3"], ["--first-deal", "5"], ["--bots", ",".join(reversed(two_bots(game)))]):
+        args = {"--deals": "2", "--bots": bots, **dict(zip(change[::2], change[1::2]))}
+        result = run_cli("championship", "--game", game, "--out", str(folder), "--db", db,
+                         *[x for kv in args.items() for x in kv])
+        assert result.exit_code == 2, (change, result.output)
+        assert "holds another championship" in result.output
+        assert snapshot(folder) == files and (folder / MANIFEST).read_bytes() == manifest
+
+
+def test_a_folder_of_logs_without_manifest_is_refused(tmp_path):
+    game = fast_game()
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / table_file(1, 0)).write_text("{}")
+    result = run_cli("championship", "--game", game, "--bots", ",".join(two_bots(game)), "--deals", "1",
+                     "--out", str(folder), "--db", f"sqlite:///{tmp_path / 'a.db'}")
+    assert result.exit_code == 2 and "no championship.manifest" in result.output
+    assert sorted(p.name for p in folder.iterdir()) == [table_file(1, 0)]
+
+
+def bad_runs(tmp_path):
+    game = fast_game()
+    bots = ",".join(two_bots(game))
+    yield ["--game", "chess", "--bots", bots, "--deals", "2"], "'chess' is not a known game"
+    yield ["--game", game, "--bots", "nobody", "--deals", "2"], "'nobody': not a"
+    yield ["--game", game, "--bots", bots, "--deals", "0"], "--deals must be at least 1"
+    yield ["--game", game, "--bots", f"{bots},{two_bots(game)[0]}", "--deals", "1"], "named twice"
+    without = [n for n in names() if not get(n).has_deals]
+    if without:
+        yield ["--game", without[0], "--bots", "random", "--deals", "2"], "has no duplicate deals"
+
+
+def test_bad_parameters_are_clear_errors_and_write_nothing(tmp_path):
+    for args, message in bad_runs(tmp_path):
+        folder, db = tmp_path / "out", tmp_path / "a.db"
+        result = run_cli("championship", *args, "--out", str(folder), "--db", f"sqlite:///{db}")
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output and "Traceback" not in result.output, (args, result.output)
+        assert not folder.exists() and not db.exists(), args
+
+
+# -- the leaderboard -------------------------------------------------------------------------------
+
+def tables_from_logs(game: str, folder: Path) -> list[Table]:
+    """The tables as anyone would build them from the saved logs alone (in deal, table order)."""
+    module = get(game)
+    tables = []
+    for (deal, r), log in sorted(logs_of(folder).items()):
+        seats = [str(s) for s in module.seat_order(log)]
+        players = {str(k): v for k, v in log.players.items()}
+        bots = {s: bot_base(players[s].bot) for s in seats}
+        tables.append(Table(module.deal_key(log), bots, dict(module.deal_scores(module.judge(log)))))
+    return tables
+
+
+def test_the_printed_leaderboard_is_replay_duplicates(tmp_path):
+    game = fast_game()
+    folder, db = tmp_path / "run", f"sqlite:///{tmp_path / 'a.db'}"
+    args = ["championship", "--game", game, "--bots", ",".join(two_bots(game)), "--deals", "6", "--out", str(folder),
+            "--db", db]
+    text = run_cli(*args)
+    assert text.exit_code == 0, text.output
+    board = leaderboard(tables_from_logs(game, folder), unit=get(game).deal_unit or "points")
+    assert board.deals == 6 and board.duplicated_deals == 6
+    as_json = json.loads(run_cli(*args, "--json").output)
+    printed = as_json["leaderboard"]
+    for standing in printed["standings"]:
+        standing.pop("win_rate")
+    assert printed == json.loads(json.dumps(board.to_json()))
+    assert f"{board.deals} deals, {board.tables} tables" in text.output
+    rows = [line for line in text.output.splitlines() if line.startswith("│")]
+    assert len(rows) == len(board.standings)
+    for row, s in zip(rows, board.standings):
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        assert cells[0] == s.bot and cells[1] == str(s.tables)
+        assert cells[2] == s.plain.text() and cells[4] == s.duplicate.text(signed=True)
