@@ -170,8 +170,28 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
     return data
 
 
+#: the manifest's entries a user chooses (the others follow from them and the game's code)
+CHOSEN = ("game", "bots", "deals", "first_deal", "players")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return "none" if value is None else str(value)
+
+
 def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    return [f"{key} {old.get(key)!r} there, {new[key]!r} now" for key in new if old.get(key) != new[key]]
+    """What differs between two manifests, the chosen parameters first (the derived ones only
+    when the chosen ones agree: the game's code changed its tables).
+
+    >>> _differences({"deals": 2, "bots": ["a", "b"], "seats": 2}, {"deals": 3, "bots": ["a", "b"], "seats": 3})
+    ['--deals 2 there, 3 now']
+    """
+    def diff(keys: Sequence[str]) -> list[str]:
+        return [f"{'--' + key.replace('_', '-') if key in CHOSEN else key} {_shown(old.get(key))} there, "
+                f"{_shown(new[key])} now" for key in keys if key in new and old.get(key) != new[key]]
+
+    return diff(CHOSEN) or diff([k for k in new if k not in CHOSEN])
 
 
 def prepare_folder(folder: Path, plan: Plan) -> None:
