@@ -284,6 +284,8 @@ class Championship:
     counted: int
     not_counted: int
     split_deals: list[int]
+    #: deal keys shared by several deal numbers (the game's key does not tell those deals apart)
+    merged_keys: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = self.board.to_json()
@@ -292,6 +294,7 @@ class Championship:
         return {"game": self.plan.game, "bots": list(self.plan.bots), "first_deal": self.plan.first_deal,
                 "deals_played": self.plan.deals, "tables_per_deal": len(self.plan.tables),
                 "seats": self.plan.seats, "not_counted": self.not_counted, "split_deals": self.split_deals,
+                "merged_keys": self.merged_keys,
                 "leaderboard": data}
 
 
@@ -308,8 +311,12 @@ def rank(plan: Plan, results: Sequence[TableResult]) -> Championship:
     for r in counted:
         keys.setdefault(r.deal_number, set()).add(r.table.deal)  # type: ignore[union-attr]
     split = sorted(d for d, k in keys.items() if len(k) > 1)
+    numbers: dict[str, set[int]] = {}
+    for r in counted:
+        numbers.setdefault(r.table.deal, set()).add(r.deal_number)  # type: ignore[union-attr]
+    merged = sum(1 for n in numbers.values() if len(n) > 1)
     return Championship(plan, board.unit, board, {b: interval(v) for b, v in wins.items()}, len(counted),
-                        len(results) - len(counted), split)
+                        len(results) - len(counted), split, merged)
 
 
 def _percent(i: Interval) -> str:
@@ -440,9 +447,13 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
              f"({game.deal_unit or 'points'}, 95% intervals)")
     out.print(board_table(champ, title))
     click.echo(f"duplicate score: a seat's result minus that seat's mean at the deal's tables, "
-               f"over {plural(board.duplicated_deals, 'deal')} played at {plural(len(plan.tables), 'table')} each")
+               f"over {plural(board.duplicated_deals, 'deal')} played at "
+               + (f"{plural(len(plan.tables), 'table')} each" if not champ.merged_keys else "two tables or more"))
     if champ.not_counted:
         click.echo(f"not counted: {plural(champ.not_counted, 'table')} the game gives no scores for")
+    if champ.merged_keys:
+        click.echo(f"note: {plural(champ.merged_keys, 'deal key')} stand for several deal numbers ({game.title}'s key "
+                   "does not tell those deals apart); each counts as one deal")
     if champ.split_deals:
         click.echo(f"warning: the tables of {plural(len(champ.split_deals), 'deal')} have different deal keys "
                    f"(deal {', '.join(map(str, champ.split_deals[:5]))})", err=True)

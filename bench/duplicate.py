@@ -12,7 +12,8 @@ Coup honest vs bluffer, Texas hold'em tag vs call heads-up), at the same number 
   at table ``i % T``), so that each bot sits in each seat as often as on duplicated deals.
 
 Each game is ``GAME.play_table(deal, seat_bots, table=r)`` (the cards from the deal number alone),
-judged, grouped by ``GAME.deal_key`` and scored by ``GAME.deal_scores``; the figure is the
+judged, grouped by its deal number (what was dealt: a game's ``deal_key`` may give two deals one
+key, when the log does not tell them apart) and scored by ``GAME.deal_scores``; the figure is the
 width of the 95% interval of ``replay.duplicate.difference(tables, a, b)`` (bot a's result
 minus bot b's, averaged per deal, the interval over deals) on each side, and their ratio
 independent / duplicated (above 1: the duplicated deals' interval is narrower; the issue's
@@ -67,8 +68,10 @@ def play(match: Match, deal: int, table: int, seat_bots: tuple[str, ...]) -> Tab
     if scores is None:
         return None
     seats = [str(s) for s in game.seat_order(log)]
-    key = game.deal_key(log) or f"deal {deal}"
-    return Table(key, dict(zip(seats, seat_bots)), {str(s): float(v) for s, v in scores.items()})
+    # grouped by the deal number, what was dealt: a game's key may not tell every deal apart
+    # (two-seat Coup's key, the dealt hands and the first player, takes about 340 values)
+    return Table(f"deal {deal}", dict(zip(seats, seat_bots)), {str(s): float(v) for s, v in scores.items()},
+                 game.deal_key(log))
 
 
 def table_difference(table: Table, a: str, b: str) -> float | None:
@@ -82,7 +85,8 @@ def table_difference(table: Table, a: str, b: str) -> float | None:
 def within_deal_correlation(tables: list[Table], a: str, b: str, per_deal: int) -> float | None:
     """The mean correlation, over the pairs of tables (i, j) of the rotation, of table i's and table
     j's differences a - b across deals: the design's lever. With T tables per deal and a mean
-    pairwise correlation rho, ratio = 1 / sqrt(1 + (T - 1) rho): 1 when the tables of a deal are
+    pairwise correlation rho, ratio is about 1 / sqrt(1 + (T - 1) rho) (exactly, with equal spreads at
+    every table): 1 when the tables of a deal are
     unrelated (the bots' own randomness swamps the cards), 2 for bridge's T = 4 needs rho = -0.25
     (the cards' luck, favouring the seat, flips sign when the bots swap seats)."""
     rows: dict[str, list[float | None]] = {}
@@ -183,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {match.label:<40} {_num(row['median_ratio'], 2):>6} {_num(row['median_width_independent']):>18} "
               f"{_num(row['median_width_duplicated']):>17} {_num(row['median_within_deal_correlation'], 2):>6}  {row['unit']}")
     print("rho: the mean correlation of the difference a - b between two tables of a deal (ratio = "
-          "1 / sqrt(1 + (T - 1) rho); near 0: the bots' own randomness, not the cards, makes the spread)")
+          "about 1 / sqrt(1 + (T - 1) rho); near 0: the bots' own randomness, not the cards, makes the spread)")
     print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     if args.json:
         print(json.dumps({"summary": summary, "rounds": rounds}, indent=2))

@@ -291,3 +291,21 @@ def test_the_printed_leaderboard_is_replay_duplicates(tmp_path):
         cells = [c.strip() for c in row.strip("│").split("│")]
         assert cells[0] == s.bot and cells[1] == str(s.tables)
         assert cells[2] == s.plain.text() and cells[4] == s.duplicate.text(signed=True)
+
+
+def test_keys_shared_by_deal_numbers_and_deals_split_across_keys_are_told():
+    from archive.championship import TableResult, rank
+
+    game = fast_game()
+    plan = make_plan(game, two_bots(game), 3)
+    a, b = two_bots(game)
+
+    def result(deal: int, key: str, first: str, second: str) -> TableResult:
+        return TableResult(deal, Table(key, {"x": first, "y": second}, {"x": 1.0, "y": -1.0}), {first: 1.0, second: 0.0})
+
+    results = [result(1, "k1", a, b), result(1, "k1", b, a), result(2, "k1", a, b), result(2, "k1", b, a),
+               result(3, "k3", a, b), result(3, "k4", b, a)]
+    champ = rank(plan, results)
+    assert champ.merged_keys == 1 and champ.split_deals == [3]
+    assert champ.board.deals == 3 and champ.board.tables == 6
+    assert champ.win_rates[a].mean == 0.5
