@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table as RichTable
 
 from replay.clitools import UserError, plural
 from replay.duplicate import Interval, Leaderboard, Table, interval, leaderboard, rotation
@@ -327,8 +329,6 @@ def _percent(i: Interval) -> str:
 
 def board_table(champ: Championship, title: str) -> Any:
     """The leaderboard as a ``rich`` table."""
-    from rich.table import Table as RichTable
-
     table = RichTable(title=title)
     for name, justify in (("Bot", "left"), ("Tables", "right"), (f"{champ.unit.capitalize()} per table", "right"),
                           ("Win rate", "right"), ("Duplicate score", "right"), ("Deals", "right")):
@@ -412,8 +412,6 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
     score (its result minus the mean of its seat at the deal's tables), with 95% intervals.
     The same command again resumes: saved tables are not played again. Ctrl-C stops cleanly.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     plan = make_plan(game_name, bots, deals, first_deal, players)
     game = get_game(plan.game)
     folder = Path(out_dir if out_dir is not None else plan.game)

@@ -3,8 +3,10 @@ difference between two bots gets when every deal is played at every table of the
 
     python bench/duplicate.py [--games 2000] [--rounds 5] [--seed 1] [--only GAME] [--json]
 
-For each game and pair of bots (floating bridge greedy vs random, UNO Lite greedy vs random,
-Coup honest vs bluffer, Texas hold'em tag vs call heads-up), at the same number of games G:
+For each registered game with deals (``GameModule.has_deals``) and two of its bots (the first two
+of its default bots, then its other bots: with this project's games greedy vs random, greedy vs
+random, honest vs bluffer, tag vs call; a table of one seat a bot, so heads-up where the table
+varies), at the same number of games G:
 
 - **duplicated**: G / T deals, each played at every one of the T tables of
   ``replay.duplicate.rotation(GAME.table_seats(bots), bots)``;
@@ -16,11 +18,12 @@ judged, grouped by its deal number (what was dealt: a game's ``deal_key`` may gi
 key, when the log does not tell them apart) and scored by ``GAME.deal_scores``; the figure is the
 width of the 95% interval of ``replay.duplicate.difference(tables, a, b)`` (bot a's result
 minus bot b's, averaged per deal, the interval over deals) on each side, and their ratio
-independent / duplicated (above 1: the duplicated deals' interval is narrower; the issue's
-target for bridge is 2). Each round plays new deals (round r: deals from ``seed + 2 G r``);
-each line gives the ratio first, and the medians over rounds close the run. The command, the Python version and the
-load average are printed first. Beside each ratio, the within-deal correlation says why it is
-what it is (``within_deal_correlation``).
+independent / duplicated (above 1: the duplicated deals' interval is narrower). Each round plays
+new deals (round r: deals from ``seed + 2 G r``); each line gives the ratio first, and the
+medians over rounds close the run. The command, the Python version and the load average are
+printed first. Beside each ratio, the within-deal correlation says why it is what it is
+(``within_deal_correlation``). The bench names no game: it goes through the registry and the
+games' hooks, so a plugin game with deals is measured too.
 """
 
 from __future__ import annotations
@@ -37,39 +40,48 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from replay.duplicate import Interval, Table, difference, rotation  # noqa: E402
-from replay.games import get  # noqa: E402
+from replay.games import get, names  # noqa: E402
 
 
 @dataclass(frozen=True)
 class Match:
+    """A game and its two bots (the registry's names)."""
+
     game: str
     a: str
     b: str
-    options: tuple[tuple[str, Any], ...] = ()
 
     @property
     def label(self) -> str:
-        return f"{get(self.game).title}, {self.a} vs {self.b}" + "".join(f", {k} {v}" for k, v in self.options)
+        return f"{get(self.game).title}, {self.a} vs {self.b}"
 
 
-MATCHES = (
-    Match("floating-bridge", "greedy", "random"),
-    Match("uno-lite", "greedy", "random"),
-    Match("coup", "honest", "bluffer"),
-    Match("holdem", "tag", "call", (("players", 2),)),
-)
+def pair(game: str) -> tuple[str, str] | None:
+    """The game's two bots: the first two of its default bots and then its other bots."""
+    module = get(game)
+    bots = list(dict.fromkeys([*module.default_bots, *module.bots]))
+    return (bots[0], bots[1]) if len(bots) >= 2 else None
+
+
+def matches(only: list[str] | None = None) -> list[Match]:
+    """Every registered game with deals and two bots (or those of ``only``)."""
+    found = []
+    for game in names():
+        if (only is None or game in only) and get(game).has_deals and (bots := pair(game)) is not None:
+            found.append(Match(game, *bots))
+    return found
 
 
 def play(match: Match, deal: int, table: int, seat_bots: tuple[str, ...]) -> Table | None:
     """One table, judged: its deal key, bots and scores (None: the game gives no scores)."""
     game = get(match.game)
-    log = game.play_table(deal, list(seat_bots), table=table, **dict(match.options))
+    log = game.play_table(deal, list(seat_bots), table=table, )
     scores = game.deal_scores(game.judge(log))
     if scores is None:
         return None
     seats = [str(s) for s in game.seat_order(log)]
     # grouped by the deal number, what was dealt: a game's key may not tell every deal apart
-    # (two-seat Coup's key, the dealt hands and the first player, takes about 340 values)
+    # (a key of the dealt hands alone, at a small table, takes few values)
     return Table(f"deal {deal}", dict(zip(seats, seat_bots)), {str(s): float(v) for s, v in scores.items()},
                  game.deal_key(log))
 
@@ -107,7 +119,7 @@ def within_deal_correlation(tables: list[Table], a: str, b: str, per_deal: int) 
 def one_round(match: Match, games: int, first: int) -> dict[str, Any]:
     game = get(match.game)
     bots = [match.a, match.b]
-    tables = rotation(game.table_seats(bots, **dict(match.options)), bots)
+    tables = rotation(game.table_seats(bots, ), bots)
     per_deal = len(tables)
     deals = games // per_deal
     started = time.perf_counter()
@@ -151,14 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print("$ python " + " ".join(["bench/duplicate.py"] + (argv if argv is not None else sys.argv[1:])))
     print(f"Python {sys.version.split()[0]}, load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    matches = [m for m in MATCHES if args.only is None or m.game in args.only]
+    chosen = matches(args.only)
     print(f"{args.rounds} round(s) of {args.games} games per game and side: duplicated (G / T deals at the T tables "
           f"of the rotation) against independent (G deals, one table each); width of the 95% interval of the "
           f"score difference a - b, and the ratio independent / duplicated\n", flush=True)
-    rounds: dict[str, list[dict[str, Any]]] = {m.game: [] for m in matches}
+    rounds: dict[str, list[dict[str, Any]]] = {m.game: [] for m in chosen}
     for r in range(args.rounds):
         first = args.seed + 2 * args.games * r
-        for match in matches:
+        for match in chosen:
             result = one_round(match, args.games, first)
             rounds[match.game].append(result)
             dup, ind = result["duplicated"], result["independent"]
@@ -171,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmedians over {args.rounds} round(s), {args.games} games a side:")
     print(f"  {'game, bots':<40} {'ratio':>6} {'width independent':>18} {'width duplicated':>17} {'rho':>6}  unit")
     summary = []
-    for match in matches:
+    for match in chosen:
         results = rounds[match.game]
         ratios = [x["ratio"] for x in results if x["ratio"] is not None]
         ind = [x["independent"]["width"] for x in results if x["independent"]["width"] is not None]
