@@ -268,7 +268,7 @@ def test_the_deal_queries_use_the_deal_indexes(archive, module):
         assert "ix_games_game_deal_key" in plan(*seen[4]) or "ix_games_deal_key" in plan(*seen[4]), plan(*seen[4])
     indexes = {i["name"]: i for i in inspect(archive.engine).get_indexes("games")}
     assert indexes["ix_games_deal_key"]["column_names"] == ["deal_key", "id"]
-    assert indexes["ix_games_game_deal_key"]["column_names"] == ["game", "deal_key"]
+    assert indexes["ix_games_game_deal_key"]["column_names"] == ["game", "deal_key", "id"]
 
 
 # -- migration 0015 and fill-deals -----------------------------------------------------------------
