@@ -219,7 +219,8 @@ class Deals:
         """Judge again the stored games of games with deals (``has_deals``) whose deal key is
         NULL (stored before migration 0015) and store their key and seat scores. Idempotent: a
         game that gets no key (its log does not tell the whole deal) is looked at again by the
-        next run, and changes nothing. ``progress(n)`` is called after each game with how many
+        next run, and changes nothing (its scores would count nowhere: every query of deals
+        needs a key). ``progress(n)`` is called after each game with how many
         were looked at since the last call."""
         result = FillResult()
         names = self._deal_games(games)
@@ -246,17 +247,16 @@ class Deals:
                         key, scores = deal_fields(module_for(row.game), entries[0].log.replay())
                 except Exception:
                     pass
-                if key is not None or scores:
+                if key is not None:  # (the scores of a game without a key count nowhere)
                     updates.append((row.id, key, scores or {}))
                 if progress is not None:
                     progress(1)
             if updates:
                 with self.engine.execution_options(write=True).begin() as conn:
                     for row_id, key, scores in updates:
-                        if key is not None:
-                            conn.execute(update(Game).where(Game.id == row_id, Game.deal_key.is_(None))
-                                         .values(deal_key=key))
-                            result.keyed += 1
+                        conn.execute(update(Game).where(Game.id == row_id, Game.deal_key.is_(None))
+                                     .values(deal_key=key))
+                        result.keyed += 1
                         for seat, score in scores.items():  # (a seat the log names no player of has no row)
                             result.scored += conn.execute(
                                 update(GamePlayer).where(GamePlayer.game_id == row_id, GamePlayer.seat == seat)
