@@ -2,7 +2,7 @@
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
 >>> app.extensions["viewer_blueprints"]  # registered in this order
-['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'triage', 'study', 'api']
+['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'deals', 'triage', 'study', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
@@ -40,6 +40,7 @@ BLUEPRINTS: list[str] = [
     "viewer.blueprints.upload:bp",
     "viewer.blueprints.games:bp",
     "viewer.blueprints.stats:bp",
+    "viewer.blueprints.deals:bp",
     "viewer.blueprints.triage:bp",
     "viewer.blueprints.study:bp",
     "viewer.blueprints.api:bp",
