@@ -24,6 +24,7 @@ from ...errors import ReplayError
 from ..base import Export, Fact, ForeignFormat, GameModule, StudyFormat
 from . import bots as _bots
 from . import codec as _codec
+from . import deals as _deals
 from .cards import Call, CallParseError, Seat
 from .formats.lin import to_lin
 from .formats.pbn import ENCODING as PBN_ENCODING
@@ -148,6 +149,8 @@ class FloatingBridge(GameModule):
     default_bots: ClassVar[tuple[str, ...]] = ("greedy",)
     #: the rule presets ``selfplay --rules`` offers
     rule_presets: ClassVar[tuple[str, ...]] = ("bridgebot", "all-tricks")
+    #: a seat's result at a duplicate deal: the tricks its side took (``deals``)
+    deal_unit: ClassVar[str] = "tricks"
 
     def replay_lines(self, replay: GameReplay) -> list[str]:
         """What ``game-replay replay`` prints after the summary line: the partner card and the
@@ -220,6 +223,23 @@ class FloatingBridge(GameModule):
     def selfplay(self, seed: int, bots: Sequence[str] = ("greedy",), **options: Any) -> GameLog:
         """One seeded game; bridge's bots play all four seats with the first bot named."""
         return _bots.play_game(seed, bot=bots[0] if bots else "greedy", **options)
+
+    # -- duplicate deals (``replay.duplicate``; ``deals``) -----------------------------------
+    def deal_key(self, log: GameLog) -> str | None:
+        """The fingerprint of the 52 cards (each seat's 13, sorted, by seat) and the first
+        bidder; None when the log's hands are not a whole deal (``deals.deal_key``)."""
+        return _deals.deal_key(log)
+
+    def deal_scores(self, replay: GameReplay) -> dict[str, int] | None:
+        """Each seat's side's tricks (the declarer and its partner, or the defenders); None for a
+        game passed out, cut short or stopped by a fatal finding (``deals.deal_scores``)."""
+        return _deals.deal_scores(replay)
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> GameLog:
+        """Championship deal ``deal`` with ``bots[i]`` in seat i (N, E, S, W): the cards and the
+        first bidder drawn from the deal number alone, the bots' choices from ``(deal, table)``
+        (``bots.play_table``; options: ``rules``, ``interrupt_rate``, ``chat``...)."""
+        return _bots.play_table(deal, tuple(bots), table, **options)
 
     # -- double-dummy analysis: the hook the archive and the viewer use (a game module may
     # offer ``analyse``; the archive keeps its answer, keyed by the game's content) ----------

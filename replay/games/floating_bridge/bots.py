@@ -190,15 +190,67 @@ def play_game(
     """
     rng = random.Random(seed)
     rules = Rules.from_spec(rules)
-    game = Game.new_random(rules=rules, rng=rng)
-    bots = [BOTS[bot](rng) for _ in range(4)]
-    players = {seat.name: {"name": f"{bot}-{name}", "bot": f"{bot}-{bots[0].version}"}
+    game = Game.new_random(rules=rules, rng=rng)  # one generator deals and plays: as it always did
+    return _play(game, [bot] * 4, rng, rules, game_id or f"selfplay-{bot}-{rules.preset}-{seed}",
+                 {"selfplay": {"bot": bot, "seed": seed}}, out_dir, interrupt_rate, announce_tricks, chat)
+
+
+def deal_rng(deal: int) -> random.Random:
+    """The generator a championship deal's cards and first bidder come from: seeded by the deal
+    number alone, so every table of the deal is dealt the same."""
+    return random.Random(f"floating-bridge-deal-{deal}")
+
+
+def table_rng(deal: int, table: int) -> random.Random:
+    """The generator of the bots' choices (and names, times, chat) at one table of a deal."""
+    return random.Random(f"floating-bridge-table-{deal}-{table}")
+
+
+def play_table(
+    deal: int,
+    bots: "tuple[str, ...] | list[str]",
+    table: int = 0,
+    rules: "Rules | str" = "bridgebot",
+    game_id: str | None = None,
+    out_dir: str | None = None,
+    interrupt_rate: float = 0.0,
+    announce_tricks: bool = True,
+    chat: bool = False,
+) -> GameLog:
+    """One table of championship deal ``deal``: ``bots[i]`` in seat i (N, E, S, W). The cards
+    and the first bidder come from ``deal_rng(deal)`` alone (the same at every table of the
+    deal, whoever sits there); the bots' choices from ``table_rng(deal, table)``.
+
+    >>> one, two = play_table(3, ("greedy", "random", "greedy", "random"), 0), play_table(3, ("random", "greedy", "random", "greedy"), 1)
+    >>> one.hands == two.hands and one.first_bidder == two.first_bidder, one.game_id
+    (True, 'championship-floating-bridge-bridgebot-d3-t0')
+    >>> [one.players[s].bot for s in SEATS], one.meta["championship"]
+    (['greedy-1', 'random-1', 'greedy-1', 'random-1'], {'deal': 3, 'table': 0})
+    """
+    bots = list(bots)
+    if len(bots) != 4:
+        raise ValueError(f"floating bridge seats four bots (N, E, S, W), not {len(bots)}")
+    for name in bots:
+        if name not in BOTS:
+            raise ValueError(f"{name!r} is not a floating bridge bot (one of {', '.join(BOTS)})")
+    rules = Rules.from_spec(rules)
+    game = Game.new_random(rules=rules, rng=deal_rng(deal))
+    return _play(game, bots, table_rng(deal, table), rules,
+                 game_id or f"championship-floating-bridge-{rules.preset}-d{deal}-t{table}",
+                 {"championship": {"deal": deal, "table": table}}, out_dir, interrupt_rate, announce_tricks, chat)
+
+
+def _play(game: Game, names: list[str], rng: random.Random, rules: Rules, game_id: str, meta: dict,
+          out_dir: str | None, interrupt_rate: float, announce_tricks: bool, chat: bool) -> GameLog:
+    """Play a dealt ``game`` to its end with ``names[i]``'s bot in seat i, every choice, name,
+    time and interruption drawn from ``rng``."""
+    bots = [BOTS[name](rng) for name in names]
+    players = {seat.name: {"name": f"{names[seat]}-{name}", "bot": f"{names[seat]}-{bots[seat].version}"}
                for seat, name in zip(SEATS, _seat_names(rng))}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = BridgeLogger(
-        game_id=game_id or f"selfplay-{bot}-{rules.preset}-{seed}",
-        rules=rules, players=players, out_dir=out_dir, started_at=started, clock=None,
-        meta={"selfplay": {"bot": bot, "seed": seed}},
+        game_id=game_id, rules=rules, players=players, out_dir=out_dir, started_at=started, clock=None,
+        meta=meta,
     )
     logger.deal(game.deal, first_bidder=game.first_bidder)
     t = 0

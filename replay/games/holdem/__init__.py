@@ -28,10 +28,13 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule, SeatFigure
+from . import deals as _deals
 from . import drawing, phh
 from ...picture.scene import PUBLIC
 from .cards import cards_text
 from .bots import BOTS, play_game
+from .bots import play_table as _play_table
+from .bots import table_seats as _table_seats
 from .championship import championship_command
 from .codec import CODEC as PAYLOAD_CODEC
 from .engine import FINDING_KINDS, HoldemState, parse_action
@@ -161,6 +164,8 @@ class Holdem(GameModule):
     #: ``game-replay holdem-championship``: big blinds per 100 hands, raw and all-in adjusted
     commands: ClassVar[tuple[Any, ...]] = (championship_command,)
     sample_logs: ClassVar[Any] = Path(__file__).resolve().parents[3] / "sample_logs" / "holdem"
+    #: a seat's result at a duplicate deal: its payoff in big blinds (``deals``)
+    deal_unit: ClassVar[str] = "big blinds"
 
     def log_seats(self, log: HoldemLog) -> tuple[str, ...]:
         """A table's seats are ``p1``..``pN`` for its N starting stacks."""
@@ -244,6 +249,29 @@ class Holdem(GameModule):
     def selfplay(self, seed: int, bots: Sequence[str] = default_bots, **options: Any) -> HoldemLog:
         """A seeded bot hand (options: ``players``, ``stacks``, ``blinds``, ``game_id``, ``out_dir``)."""
         return play_game(seed, bots=tuple(bots), **options)
+
+    # -- duplicate deals (``replay.duplicate``; ``deals``) -----------------------------------
+    def deal_key(self, log: HoldemLog) -> str | None:
+        """The fingerprint of the variant, the seat count and every seat's hole cards, in seat
+        order; None when a hole card is not known. The board is left out on purpose: a hand
+        folded before the flop never shows it, and at one deal every table gets the same board
+        (``deals.deal_key``)."""
+        return _deals.deal_key(log)
+
+    def deal_scores(self, replay: HoldemReplay) -> dict[str, float] | None:
+        """Each seat's payoff in big blinds, raw (``championship.hand_result``); None for a hand
+        that cannot be counted (``deals.deal_scores``)."""
+        return _deals.deal_scores(replay)
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> HoldemLog:
+        """Championship deal ``deal`` with ``bots[i]`` in seat ``p{i+1}``: the deck shuffled from
+        the deal number alone, the bots' choices from ``(deal, table)`` (``bots.play_table``;
+        options: ``players``, ``stacks``, ``blinds``, ``variant``...)."""
+        return _play_table(deal, tuple(bots), table, **options)
+
+    def table_seats(self, bots: Sequence[str], players: int | None = None, **_: Any) -> int:
+        """``players`` if given, else one seat a bot (at least two)."""
+        return _table_seats(bots, players)
 
     def view_steps(self, replay: HoldemReplay, view: str | None) -> list[dict[str, Any]]:
         """The steps as ``view`` saw them (``None`` every card open, a seat's, or an onlooker's:

@@ -233,6 +233,15 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
     simulated think times, so a seed always gives the same log. ``interrupt_rate`` is the chance
     that the hand is cut short (cancelled or timed out) before a random action.
     """
+    _check(players, bots, variant)
+    rng = random.Random(seed)  # one generator shuffles the deck and plays: as it always did
+    return _play(seat_bots(seed, bots, players), rng, rng, random.Random(f"chat-{seed}"), stacks, blinds,
+                 game_id or f"selfplay-holdem-{variant}-{players}p-{'-'.join(bots)}-{seed}",
+                 {"selfplay": {"bots": list(bots), "players": players, "seed": seed}},
+                 out_dir, chat, interrupt_rate, variant)
+
+
+def _check(players: int, bots: Sequence[str], variant: str) -> None:
     if not MIN_SEATS <= players <= MAX_SEATS:
         raise ValueError(f"Texas hold'em has {MIN_SEATS} to {MAX_SEATS} seats, not {players}")
     if not bots:
@@ -242,27 +251,78 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
     for name in bots:
         if name not in BOTS:
             raise ValueError(f"{name!r} is not a Texas hold'em bot (one of {', '.join(BOTS)})")
-    rng = random.Random(seed)
-    names = seat_bots(seed, bots, players)
+
+
+def deal_rng(deal: int) -> random.Random:
+    """The generator that shuffles a championship deal's deck: seeded by the deal number alone,
+    so every table of the deal gets the same hole cards and the same board."""
+    return random.Random(f"holdem-deal-{deal}")
+
+
+def table_rng(deal: int, table: int) -> random.Random:
+    """The generator of the bots' choices (and times, interruptions) at one table of a deal."""
+    return random.Random(f"holdem-table-{deal}-{table}")
+
+
+def table_seats(bots: Sequence[str], players: int | None = None) -> int:
+    """The seats of a championship table: ``players`` if given, else one per bot (at least two).
+
+    >>> table_seats(("tag", "call", "random")), table_seats(("tag",)), table_seats(("tag", "call"), players=6)
+    (3, 2, 6)
+    """
+    return players if players is not None else max(MIN_SEATS, len(bots))
+
+
+def play_table(deal: int, bots: Sequence[str], table: int = 0, players: int | None = None, stacks: int = 10000,
+               blinds: tuple[int, int] = (50, 100), game_id: str | None = None, out_dir: str | None = None,
+               chat: bool = False, interrupt_rate: float = 0.0, variant: str = "NT"):
+    """One table of championship deal ``deal``: ``bots[i]`` in seat ``p{i+1}`` (one bot a seat;
+    a single bot named for a table of ``players`` seats sits in all of them). The deck is shuffled
+    by ``deal_rng(deal)`` alone, so every table of the deal is dealt the same hole cards seat by
+    seat and the same board; the bots' choices come from ``table_rng(deal, table)``, chat from a
+    generator of its own.
+
+    >>> one = play_table(4, ("tag", "call", "random"))
+    >>> two = play_table(4, ("random", "tag", "call"), table=1)
+    >>> [e.action for e in one.events[:3]] == [e.action for e in two.events[:3]], one.game_id
+    (True, 'championship-holdem-NT-3p-d4-t0')
+    >>> [one.players[s].bot for s in one.seats], one.meta["championship"]
+    (['tag-1', 'call-1', 'random-1'], {'deal': 4, 'table': 0})
+    """
+    seats = table_seats(bots, players)
+    names = list(bots) * seats if len(bots) == 1 else list(bots)
+    if len(names) != seats:
+        raise ValueError(f"a table of {seats} seats needs {seats} bots, one a seat, not {len(bots)}")
+    _check(seats, names, variant)
+    return _play(names, table_rng(deal, table), deal_rng(deal), random.Random(f"holdem-chat-{deal}-{table}"),
+                 stacks, blinds, game_id or f"championship-holdem-{variant}-{seats}p-d{deal}-t{table}",
+                 {"championship": {"deal": deal, "table": table}}, out_dir, chat, interrupt_rate, variant)
+
+
+def _play(names: Sequence[str], rng: random.Random, shuffler: random.Random, talk: random.Random, stacks: int,
+          blinds: tuple[int, int], game_id: str, meta: dict, out_dir: str | None, chat: bool,
+          interrupt_rate: float, variant: str):
+    """Play one hand with ``names[i]``'s bot in seat i: the deck shuffled by ``shuffler``, every
+    choice, time and interruption drawn from ``rng``, chat from ``talk``."""
+    players = len(names)
     table = [BOTS[name](rng) for name in names]
     seats = tuple(f"p{i + 1}" for i in range(players))
     small, big = blinds
     forced = [small, big] + [0] * (players - 2)
     starting = [stacks] * players
     deck = list(DECK)
-    rng.shuffle(deck)
+    shuffler.shuffle(deck)
     info = {seats[i]: {"name": f"{names[i]}-{seats[i]}", "bot": f"{names[i]}-{table[i].version}"}
             for i in range(players)}
     sizes = {"min_bet": big} if variant == "NT" else {"small_bet": big, "big_bet": 2 * big}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = HoldemLogger(
-        game_id=game_id or f"selfplay-holdem-{variant}-{players}p-{'-'.join(bots)}-{seed}", players=info,
-        variant=variant, blinds=forced, stacks=starting, **sizes, out_dir=out_dir, started_at=started,
-        clock=None, meta={"selfplay": {"bots": list(bots), "players": players, "seed": seed}})
+        game_id=game_id, players=info, variant=variant, blinds=forced, stacks=starting, **sizes, out_dir=out_dir,
+        started_at=started, clock=None, meta=meta)
     state, _ = HoldemState.from_setup(variant, [0] * players, forced, starting, **sizes)
     stop_after = rng.randrange(1, 20) if interrupt_rate and rng.random() < interrupt_rate else None
     t = index = actions = 0
-    talk = random.Random(f"chat-{seed}")  # chat has its own generator: it changes nothing in the play
+    # chat has its own generator: it changes nothing in the play
     aggressor = None  # the last seat to bet or raise on this street: it shows first at the showdown
 
     def did(text: str) -> None:
@@ -313,4 +373,5 @@ def play_game(seed: int, bots: Sequence[str] = ("tag", "call", "random"), player
                 did(f"{seats[i]} sm {cards_text(state.hole[i])}")
     return logger.end("completed", t=t + 500).log
 
-__all__ = ["BOTS", "Bot", "CallBot", "RandomBot", "TagBot", "chen_score", "hand_strength", "play_game", "seat_bots"]
+__all__ = ["BOTS", "Bot", "CallBot", "RandomBot", "TagBot", "chen_score", "deal_rng", "hand_strength", "play_game",
+           "play_table", "seat_bots", "table_rng", "table_seats"]

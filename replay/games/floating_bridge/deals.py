@@ -1,0 +1,76 @@
+"""Duplicate deals in floating bridge (``replay.duplicate``): a deal's key and each seat's result.
+
+**The key** is ``replay.duplicate.fingerprint("floating-bridge", hands, first_bidder)``: each
+seat's 13 cards (sorted, as card texts such as ``SA``) by seat, and the seat that calls first,
+as the issue asks ("the 52 cards and who calls first"). The rules are not part of it: a
+championship plays all its tables under one preset. A log whose hands are not a whole deal (a
+hand without 13 cards, a card twice) has no key.
+
+**The scores** are tricks: each seat's result is the number of tricks its side took, the
+declarer's side (the declarer and its partner; the declarer alone when it called one of its own
+cards, where the rules allow it) or the defenders. Under the ``bridgebot`` rules play stops as
+soon as a side reaches its number, so the two sides' tricks add up to the tricks played; under
+``all-tricks`` they add up to 13. A game that did not finish (passed out, cancelled, timed out,
+abandoned, or stopped by a fatal finding) gives no scores.
+
+>>> from .bots import play_table
+>>> log = play_table(5, ("greedy", "greedy", "greedy", "greedy"), rules="all-tricks")
+>>> key = deal_key(log); len(key), key == deal_key(play_table(5, ("random",) * 4, table=3, rules="all-tricks"))
+(24, True)
+>>> replay = log.replay(); scores = deal_scores(replay); sorted(scores)
+['E', 'N', 'S', 'W']
+>>> defender = next(s for s, role in replay.roles().items() if role == "defender")
+>>> scores[replay.declarer.name] + scores[defender]
+13
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...duplicate import fingerprint
+from .cards import SEATS
+
+GAME_NAME = "floating-bridge"
+
+
+def deal_parts(log: Any) -> tuple[dict[str, list[str]], str] | None:
+    """The deal as the key is made of it: ``({seat: sorted card texts}, first bidder)``, or None
+    when the log's hands are not 52 different cards, 13 a seat."""
+    hands = log.hands.by_seat()
+    seen: set[int] = set()
+    parts: dict[str, list[str]] = {}
+    for seat, cards in zip(SEATS, hands):
+        if len(cards) != 13:
+            return None
+        seen.update(int(c) for c in cards)
+        parts[seat.name] = [str(c) for c in sorted(cards)]
+    if len(seen) != 52:
+        return None
+    return parts, log.first_bidder.name
+
+
+def deal_key(log: Any) -> str | None:
+    """The deal's key (see the module's text), or None when the log does not hold a whole deal."""
+    parts = deal_parts(log)
+    if parts is None:
+        return None
+    hands, first = parts
+    return fingerprint(GAME_NAME, hands, first)
+
+
+def deal_scores(replay: Any) -> dict[str, int] | None:
+    """Each seat's side's tricks (``N``, ``E``, ``S``, ``W``), or None for a game without a result.
+
+    The judged game already says who is on which side and how many tricks each side took
+    (``replay.result``: only a completed game, checked to its end, has a winner)."""
+    result = replay.result
+    if result.winner is None or replay.declarer is None or not replay.checked:
+        return None
+    side = {replay.declarer}
+    if replay.partner_seat is not None:  # the declarer's own card: it plays alone
+        side.add(replay.partner_seat)
+    return {seat.name: result.declarer_tricks if seat in side else result.defender_tricks for seat in SEATS}
+
+
+__all__ = ["deal_key", "deal_parts", "deal_scores"]
