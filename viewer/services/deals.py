@@ -41,8 +41,7 @@ from ..games import game_titles, installed_games, seat_order
 
 #: tables of one deal read (and shown) at most
 MAX_TABLES = 500
-#: deal keys kept per process for pages whose key is worked out from the game (code pages,
-#: archived games by content)
+#: code pages' deal keys kept per process (worked out from the decoded game once per code)
 KEY_MEMO = 20_000
 #: the longest code a page decodes (``services/replay.py``'s ``MAX_CODE``)
 MAX_CODE = 4096
@@ -140,25 +139,19 @@ def code_deal(code: str) -> tuple[str | None, str | None]:
     return _memo().get("r\0" + hashlib.sha256(code.encode("utf-8", "replace")).hexdigest(), make)
 
 
-def archived_key(archived: Any, version: str) -> str | None:
-    """An archived game's deal key, worked out from its log once per content (``version``: the
-    hash of its stored bytes)."""
-    module = module_of(archived.game)
-    if not has_deals(module):
+def archived_key(archived: Any) -> str | None:
+    """A stored game's deal key, as ingest kept it (``Archive.deal_key_of``; None: its game
+    has no deals, or its log does not tell the whole deal)."""
+    if not has_deals(module_of(archived.game)):
         return None
-    return _memo().get("g\0" + version, lambda: _safe_key(archived))
+    archive = get_archive()
+    row_id = archive.ids.decode(archived.public_id)
+    return None if row_id is None else archive.deal_key_of(row_id)
 
 
 def stored_game_panel(archived: Any) -> dict[str, Any] | None:
     """The panel of a stored game's page that is not cached (an upload's ``/u/<token>``)."""
-    return game_panel(_safe_key(archived), own_id=archived.public_id)[0]
-
-
-def _safe_key(archived: Any) -> str | None:
-    try:
-        return key_of_log(archived.log)
-    except ReplayError:
-        return None
+    return game_panel(archived_key(archived), own_id=archived.public_id)[0]
 
 
 # --- the deal's tables ---------------------------------------------------------------------------

@@ -288,7 +288,7 @@ def archived_game_page(kind: str, public_id: str, template: str) -> Response:
     tables (the "Other tables" panel: ``services/deals.py``)."""
     archived = find_archived(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
-    deal, tables = deals.game_panel(deals.archived_key(archived, version), own_id=archived.public_id)
+    deal, tables = deals.game_panel(deals.archived_key(archived), own_id=archived.public_id)
     return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal),
                        f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
 
