@@ -55,6 +55,9 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_MIN_SIZE": 500,
     "CODE_CACHE_SECONDS": 365 * 24 * 3600,
     "RECENT_GAMES": 10,
+    # a deal's listed tables (a game page's "Other tables" panel) are looked up at most this often
+    # per deal and process, in seconds (0: every request); services/deals.py
+    "DEAL_VERSION_SECONDS": 1.0,
     "PROXY_FIX": 0,  # reverse proxies in front (trust that many X-Forwarded-* hops)
     "JSON_SORT_KEYS": False,
     # pictures and animations (viewer/services/picture.py; docs/deploy.md, "Pictures")

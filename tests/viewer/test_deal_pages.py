@@ -44,6 +44,15 @@ class Dealt:
     extra: dict = field(default_factory=dict)
 
 
+@pytest.fixture
+def app(tmp_path):
+    """The viewer over a fresh archive, looking up a deal's tables on every request (the tests
+    store tables between requests; ``DEAL_VERSION_SECONDS`` has its own test)."""
+    from viewer.app import create_app
+
+    return create_app({"TESTING": True, "DB": f"sqlite:///{tmp_path / 'archive.db'}", "DEAL_VERSION_SECONDS": 0})
+
+
 def ingest(app, data: bytes, source: str, listed: bool = True) -> str:
     from viewer.app import get_archive
 
@@ -302,3 +311,29 @@ def test_stats_without_duplicated_deals_has_no_section(client, app):
     ingest(app, table_log(7, 0), "alone.json")
     assert "duplicate" not in client.get("/stats.json").json
     assert "duplicate deals" not in client.get("/stats").get_data(as_text=True)
+
+
+def test_code_pages_of_games_without_a_deal_key_stay_immutable(client, dealt, monkeypatch):
+    from viewer.services import deals
+
+    code = encode(log_of(dealt.logs[0]))
+    assert client.get(f"/r/{code}").headers["Cache-Control"] == "public, max-age=300"
+    monkeypatch.setattr(deals, "code_deal", lambda code: (None, None))
+    response = client.get(f"/r/{code}?theme=dark")
+    assert "immutable" in response.headers["Cache-Control"] and 'id="other-tables"' not in response.get_data(as_text=True)
+
+
+def test_a_deals_tables_are_looked_up_once_a_while_under_load(app, client, dealt, monkeypatch):
+    from viewer.services import deals
+
+    app.config["DEAL_VERSION_SECONDS"] = 3600
+    asked = []
+    real = deals.listed_ids
+    monkeypatch.setattr(deals, "listed_ids", lambda key: asked.append(key) or real(key))
+    code = encode(log_of(dealt.logs[0]))
+    for path in (f"/g/{dealt.ids[0]}", f"/g/{dealt.ids[1]}", f"/r/{code}", f"/deal/{dealt.key}"):
+        assert client.get(path).status_code == 200
+    assert asked == [dealt.key]  # one lookup for the deal's four pages
+    app.config["DEAL_VERSION_SECONDS"] = 0
+    client.get(f"/g/{dealt.ids[0]}")
+    assert asked == [dealt.key] * 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from ..services.deals import deal_page, number, tables_version
+from ..services.deals import deal_page, deal_version, number
 from ..services.replay import ARCHIVED_CACHE_SECONDS, cached_page
 
 bp = Blueprint("deals", __name__)
@@ -17,9 +17,8 @@ def deal_number(value: float | None, signed: bool = False) -> str:
 
 @bp.get("/deal/<key>")
 def deal_html(key: str) -> Response:
-    deal = deal_page(key)
-    return cached_page("deal", lambda: render_template("deal.html", deal=deal),
-                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", tables_version(deal["tables"]))
+    return cached_page("deal", lambda: render_template("deal.html", deal=deal_page(key)),
+                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", deal_version(key))
 
 
 @bp.get("/deal/<key>.json")

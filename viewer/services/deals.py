@@ -13,7 +13,7 @@ canonical game) but counts it in the means when it is one of the listed tables, 
 and ``/deal/<key>`` show the same numbers.
 
 Pages that show a panel are cached under a version of the deal's listed tables
-(:func:`tables_version`): a new table of the deal (or one deleted, published, hidden) makes
+(:func:`ids_version`, one indexed query a request): a new table of the deal (or one deleted, published, hidden) makes
 another page.
 
 >>> number(7.0), number(-0.3333), number(1.5, signed=True), number(0.0, signed=True), number(None)
@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from archive.models import Game
 from replay import duplicate
@@ -95,16 +96,24 @@ class KeyMemo:
         self.items: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
 
+    def peek(self, name: str) -> Any:
+        with self.lock:
+            return self.items.get(name)
+
+    def put(self, name: str, value: Any) -> None:
+        with self.lock:
+            self.items[name] = value
+            self.items.move_to_end(name)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
     def get(self, name: str, make: Callable[[], Any]) -> Any:
         with self.lock:
             if name in self.items:
                 self.items.move_to_end(name)
                 return self.items[name]
         value = make()
-        with self.lock:
-            self.items[name] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        self.put(name, value)
         return value
 
 
@@ -151,7 +160,7 @@ def archived_key(archived: Any) -> str | None:
 
 def stored_game_panel(archived: Any) -> dict[str, Any] | None:
     """The panel of a stored game's page that is not cached (an upload's ``/u/<token>``)."""
-    return game_panel(archived_key(archived), own_id=archived.public_id)[0]
+    return game_panel(archived_key(archived), own_id=archived.public_id)[0]()
 
 
 # --- the deal's tables ---------------------------------------------------------------------------
@@ -171,12 +180,6 @@ def stored_tables(key: str, with_codes: bool = False) -> list[dict[str, Any]]:
         for t in tables:
             t.setdefault("code", codes.get(t["row_id"]))
     return tables
-
-
-def tables_version(tables: Iterable[dict[str, Any]]) -> str:
-    """What a page showing these tables depends on: their ids, in order."""
-    ids = ",".join(str(t.get("public_id") or t["id"]) for t in tables)
-    return hashlib.sha256(ids.encode()).hexdigest()[:16]
 
 
 def _who(seat: dict[str, Any]) -> str:
@@ -223,11 +226,16 @@ def deal_view(key: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def deal_page(key: str) -> dict[str, Any]:
-    """``/deal/<key>``'s data (``PageError(404)`` for a malformed key or one no listed game has)."""
+def check_key(key: str) -> None:
+    """``PageError(404)`` for text that is not shaped like a deal key (``replay.duplicate.is_key``)."""
     if not duplicate.is_key(key):
         raise PageError(f"{key[:40]!r} is not a deal key: a deal key is {duplicate.KEY_LENGTH} lowercase "
                         "hexadecimal digits", 404, "No such deal")
+
+
+def deal_page(key: str) -> dict[str, Any]:
+    """``/deal/<key>``'s data (``PageError(404)`` for a malformed key or one no listed game has)."""
+    check_key(key)
     tables = stored_tables(key)
     if not tables:
         raise PageError(f"no public game was dealt the deal {key}", 404, "No such deal")
@@ -248,14 +256,66 @@ def panel(key: str | None, tables: list[dict[str, Any]] | None, own_id: str | No
     return {**view, "tables": others, "others": len(others)}
 
 
+#: built once: a request pays for the query, not for building it
+_LISTED_IDS = (select(Game.id).where(Game.deal_key == bindparam("key"), Game.listed.is_(True))
+               .order_by(Game.id).limit(MAX_TABLES))
+
+
+def listed_ids(key: str) -> list[int]:
+    """The row ids of the deal's listed tables, in row order: one indexed query
+    (``ix_games_deal_key``), all a cached page needs to know whether it is still the same."""
+    with get_archive().engine.connect() as conn:
+        return list(conn.execute(_LISTED_IDS, {"key": key}).scalars())
+
+
+def listed_version(key: str) -> str:
+    """:func:`ids_version` of the deal's listed tables, kept per process for
+    ``DEAL_VERSION_SECONDS`` (default 1 s; 0: asked every time): under load the pages of one
+    deal cost one query a second, and a new table shows on them within that second."""
+    seconds = float(current_app.config.get("DEAL_VERSION_SECONDS", 1.0))
+    if seconds <= 0:
+        return ids_version(listed_ids(key))
+    memo = current_app.extensions.get("deal_versions")
+    if memo is None:
+        memo = current_app.extensions.setdefault("deal_versions", KeyMemo())
+    now = time.monotonic()
+    found = memo.peek(key)
+    if found is not None and found[0] > now:
+        return found[1]
+    version = ids_version(listed_ids(key))
+    memo.put(key, (now + seconds, version))
+    return version
+
+
+def ids_version(ids: Iterable[int]) -> str:
+    """The version of a deal's listed tables (their row ids): a table stored, deleted,
+    published or hidden makes another one; ``""``: none."""
+    ids = list(ids)
+    return hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16] if ids else ""
+
+
 def game_panel(key: str | None, own_id: str | None = None, own_code: str | None = None
-               ) -> tuple[dict[str, Any] | None, str]:
-    """``(panel, version)`` for a page: the panel (or None) and the version of the deal's
-    listed tables the page is cached under (``""`` for a game with no deal key)."""
+               ) -> tuple[Callable[[], dict[str, Any] | None], str]:
+    """``(make, version)`` for a page: ``make()`` builds the panel (or None: no other table), and
+    ``version`` is that of the deal's listed tables (:func:`ids_version`), which the page is
+    cached under (``""``: no deal key, or no listed table). Only ``version`` is read on every
+    request; the panel is built when the page is rendered."""
     if not key:
-        return None, ""
-    tables = stored_tables(key, with_codes=own_code is not None)
-    return panel(key, tables, own_id, own_code), tables_version(tables)
+        return (lambda: None), ""
+    version = listed_version(key)
+    if not version:
+        return (lambda: None), ""
+    return (lambda: panel(key, stored_tables(key, with_codes=own_code is not None), own_id, own_code)), version
+
+
+def deal_version(key: str) -> str:
+    """``/deal/<key>``'s version (``PageError(404)`` as :func:`deal_page` for a key no listed
+    game has or a malformed one)."""
+    check_key(key)
+    version = listed_version(key)
+    if not version:
+        raise PageError(f"no public game was dealt the deal {key}", 404, "No such deal")
+    return version
 
 
 # --- stats ---------------------------------------------------------------------------------------
@@ -288,4 +348,4 @@ def duplicate_stats(by: str, game: str | None) -> list[dict[str, Any]]:
 
 
 __all__ = ["MAX_TABLES", "code_deal", "archived_key", "deal_page", "deal_view", "duplicate_stats",
-           "game_panel", "key_of_log", "number", "panel", "stored_tables", "tables_version"]
+           "deal_version", "game_panel", "ids_version", "key_of_log", "listed_ids", "number", "panel", "stored_tables"]

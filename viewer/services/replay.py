@@ -289,7 +289,7 @@ def archived_game_page(kind: str, public_id: str, template: str) -> Response:
     archived = find_archived(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
     deal, tables = deals.game_panel(deals.archived_key(archived), own_id=archived.public_id)
-    return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal),
+    return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal()),
                        f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
 
 
@@ -301,7 +301,7 @@ def code_game_page(kind: str, code: str, template: str) -> Response:
     if key is None:
         return immutable_page(kind, lambda: render_game(game_from_code(code), template))
     deal, tables = deals.game_panel(key, own_code=canonical)
-    return cached_page(kind, lambda: render_game(game_from_code(code), template, deal_panel=deal),
+    return cached_page(kind, lambda: render_game(game_from_code(code), template, deal_panel=deal()),
                        f"public, max-age={ARCHIVED_CACHE_SECONDS}", "deal\0" + tables)
 
 
