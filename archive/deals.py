@@ -16,7 +16,7 @@ What this module answers (``Archive`` hands each on):
   by bot (as the ratings name it: name and version) or by player name, in one query.
 
 Two indexes serve them: ``ix_games_deal_key`` (deal_key, id) finds every table of a key, and
-``ix_games_game_deal_key`` (game, deal_key) the tables of one game that have a key. Both leave
+``ix_games_game_deal_key`` (game, deal_key, id) the tables of one game that have a key. Both leave
 out games without a key (partial indexes), so they cost nothing for games without deals.
 """
 
@@ -156,7 +156,7 @@ class Deals:
     # -- leaderboards --------------------------------------------------------------------------
     def tables(self, game: str, by: str = "bot", listed_only: bool = True) -> list[duplicate.Table]:
         """The stored games of ``game`` that have a deal key and a score, as
-        ``replay.duplicate.Table`` rows in row-id order: ``deal`` the key, ``bots`` each seat's
+        ``replay.duplicate.Table`` rows deal by deal (by key, then row id): ``deal`` the key, ``bots`` each seat's
         bot as stored (``by="bot"``; seats without a bot left out) or player name
         (``by="player"``), ``scores`` each seat's ``deal_score``, ``ref`` the row id. One query."""
         if by not in BY:
@@ -166,7 +166,7 @@ class Deals:
         query = (select(Game.id, Game.deal_key, GamePlayer.seat, who.label("who"), GamePlayer.deal_score)
                  .join(GamePlayer, GamePlayer.game_id == Game.id)
                  .where(Game.game == game, Game.deal_key.is_not(None), GamePlayer.deal_score.is_not(None), *listed)
-                 .order_by(Game.id))
+                 .order_by(Game.deal_key, Game.id))  # the index's order: no sort
         tables: list[duplicate.Table] = []
         current: int | None = None
         bots: dict[str, str] = {}

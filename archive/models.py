@@ -102,7 +102,7 @@ class Game(Base):
         # every table of one deal; the keyed games of one game (``archive/deals.py``, migration 0015)
         Index("ix_games_deal_key", "deal_key", "id", postgresql_where=text("deal_key IS NOT NULL"),
               sqlite_where=text("deal_key IS NOT NULL")),
-        Index("ix_games_game_deal_key", "game", "deal_key", postgresql_where=text("deal_key IS NOT NULL"),
+        Index("ix_games_game_deal_key", "game", "deal_key", "id", postgresql_where=text("deal_key IS NOT NULL"),
               sqlite_where=text("deal_key IS NOT NULL")),
     )
 

@@ -10,7 +10,7 @@ deals or whose log does not tell the whole deal. ``game_players.deal_score`` is 
 result on the game's standard scale (``GameModule.deal_scores``: tricks, big blinds...), NULL
 when the game gives none. Two partial indexes (games with a key only): ``ix_games_deal_key``
 (deal_key, id) lists the tables of one deal in row order, ``ix_games_game_deal_key``
-(game, deal_key) the keyed games of one game, grouped by deal, for its leaderboard. Both
+(game, deal_key, id) the keyed games of one game, deal by deal, for its leaderboard. Both
 columns start NULL; ``game-replay archive fill-deals`` judges the stored games again to fill
 them (``archive/deals.py``).
 """
@@ -33,7 +33,7 @@ def upgrade() -> None:
     op.add_column("games", sa.Column("deal_key", sa.String(24), nullable=True))
     op.add_column("game_players", sa.Column("deal_score", sa.Float(), nullable=True))
     op.create_index("ix_games_deal_key", "games", ["deal_key", "id"], postgresql_where=KEYED, sqlite_where=KEYED)
-    op.create_index("ix_games_game_deal_key", "games", ["game", "deal_key"], postgresql_where=KEYED,
+    op.create_index("ix_games_game_deal_key", "games", ["game", "deal_key", "id"], postgresql_where=KEYED,
                     sqlite_where=KEYED)
 
 
