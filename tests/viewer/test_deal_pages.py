@@ -337,3 +337,27 @@ def test_a_deals_tables_are_looked_up_once_a_while_under_load(app, client, dealt
     app.config["DEAL_VERSION_SECONDS"] = 0
     client.get(f"/g/{dealt.ids[0]}")
     assert asked == [dealt.key] * 2
+
+
+def _games_with_deals() -> list[str]:
+    from replay.games import names
+
+    return [name for name in names() if get(name).has_deals]
+
+
+@pytest.mark.parametrize("name", _games_with_deals())
+def test_every_game_with_deals_gets_its_panel_and_deal_page(app, client, name):
+    """Each game's rotation tables of one deal: every page lists the others, each seat once."""
+    module = get(name)
+    bots = list(module.bots)[:2]
+    seats = duplicate.rotation(module.table_seats(bots), bots)
+    logs = [module.play_table(5, list(s), table=t) for t, s in enumerate(seats)]
+    key = module.deal_key(logs[0])
+    ids = [ingest(app, log.canonical_json().encode(), f"{name}-{t}.json") for t, log in enumerate(logs)]
+    body = client.get(f"/deal/{key}.json").json
+    assert body["game"] == name and body["count"] == len(logs) and body["unit"] == module.deal_unit
+    assert len(body["seats"]) == len(set(body["seats"])) == len(seats[0])
+    for public_id in ids:
+        panel = panel_of(client.get(f"/g/{public_id}").get_data(as_text=True))
+        assert sorted(re.findall(r'href="/g/([^"]+)"', panel)) == sorted(set(ids) - {public_id})
+    assert f'id="duplicate-{name}"' in client.get("/stats").get_data(as_text=True)

@@ -192,7 +192,7 @@ def deal_view(key: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
     seats in table order, each seat's mean, the game, its title and unit."""
     game = tables[0]["game"]
     module = module_of(game)
-    seats = seat_order(game, [s["seat"] for t in tables for s in t["seats"]])
+    seats = seat_order(game, list(dict.fromkeys(s["seat"] for t in tables for s in t["seats"])))
     rows = [duplicate.Table(key, {s["seat"]: _who(s) for s in t["seats"]},
                             {s["seat"]: s["score"] for s in t["seats"] if s["score"] is not None}, t["public_id"])
             for t in tables]
