@@ -11,7 +11,8 @@ alone. Each log is saved in ``DIR`` (by default a folder named after the game) a
 name (never a half-written file, never one rewritten), and ingested into the archive.
 
 The leaderboard (``replay.duplicate.leaderboard`` of the judged tables, grouped by
-``GAME.deal_key`` and scored by ``GAME.deal_scores``) gives per bot its plain score (mean result
+``GAME.deal_key``, and by deal number where one key stands for several (``rank``), and scored by
+``GAME.deal_scores``) gives per bot its plain score (mean result
 per table, in the game's ``deal_unit``), its win rate and its duplicate score (its result minus
 the mean result of its seat at the deal's tables), each with a 95% interval.
 
@@ -31,6 +32,7 @@ The module never names a game: everything game-specific comes through ``GameModu
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -301,24 +303,32 @@ class Championship:
 
 
 def rank(plan: Plan, results: Sequence[TableResult]) -> Championship:
-    """The championship's leaderboard (``replay.duplicate.leaderboard``) and win rates."""
+    """The championship's leaderboard (``replay.duplicate.leaderboard``) and win rates.
+
+    Tables are grouped by their deal key, and by deal number where one key stands for several
+    numbers: a game's key tells the deal as logged, and may give deals that differ only in what
+    the log does not show (a deck's order below the dealt hands) one key; the championship knows
+    what it dealt, so those deals stay apart (the archive's statistics, which have only the key,
+    count them as one deal). A deal number whose tables got different keys is a game's bug,
+    reported in ``split_deals``."""
     game = get_game(plan.game)
     counted = [r for r in results if r.table is not None]
-    board = leaderboard([r.table for r in counted], unit=game.deal_unit or "points")  # type: ignore[misc]
+    keys: dict[int, set[str]] = {}
+    numbers: dict[str, set[int]] = {}
+    for r in counted:
+        keys.setdefault(r.deal_number, set()).add(r.table.deal)  # type: ignore[union-attr]
+        numbers.setdefault(r.table.deal, set()).add(r.deal_number)  # type: ignore[union-attr]
+    split = sorted(d for d, k in keys.items() if len(k) > 1)
+    shared = {k for k, n in numbers.items() if len(n) > 1}
+    tables = [dataclasses.replace(r.table, deal=f"{r.table.deal}/{r.deal_number}")  # type: ignore[union-attr]
+              if r.table.deal in shared else r.table for r in counted]  # type: ignore[union-attr]
+    board = leaderboard(tables, unit=game.deal_unit or "points")  # type: ignore[arg-type]
     wins: dict[str, list[float]] = {}
     for r in counted:
         for bot, share in r.wins.items():
             wins.setdefault(bot, []).append(share)
-    keys: dict[int, set[str]] = {}
-    for r in counted:
-        keys.setdefault(r.deal_number, set()).add(r.table.deal)  # type: ignore[union-attr]
-    split = sorted(d for d, k in keys.items() if len(k) > 1)
-    numbers: dict[str, set[int]] = {}
-    for r in counted:
-        numbers.setdefault(r.table.deal, set()).add(r.deal_number)  # type: ignore[union-attr]
-    merged = sum(1 for n in numbers.values() if len(n) > 1)
     return Championship(plan, board.unit, board, {b: interval(v) for b, v in wins.items()}, len(counted),
-                        len(results) - len(counted), split, merged)
+                        len(results) - len(counted), split, len(shared))
 
 
 def _percent(i: Interval) -> str:
@@ -445,13 +455,13 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
              f"({game.deal_unit or 'points'}, 95% intervals)")
     out.print(board_table(champ, title))
     click.echo(f"duplicate score: a seat's result minus that seat's mean at the deal's tables, "
-               f"over {plural(board.duplicated_deals, 'deal')} played at "
-               + (f"{plural(len(plan.tables), 'table')} each" if not champ.merged_keys else "two tables or more"))
+               f"over {plural(board.duplicated_deals, 'deal')} played at {plural(len(plan.tables), 'table')} each")
     if champ.not_counted:
         click.echo(f"not counted: {plural(champ.not_counted, 'table')} the game gives no scores for")
     if champ.merged_keys:
         click.echo(f"note: {plural(champ.merged_keys, 'deal key')} stand for several deal numbers ({game.title}'s key "
-                   "does not tell those deals apart); each counts as one deal")
+                   "does not tell those deals apart): each deal number counts as a deal here, the archive's "
+                   "stats count each key as one")
     if champ.split_deals:
         click.echo(f"warning: the tables of {plural(len(champ.split_deals), 'deal')} have different deal keys "
                    f"(deal {', '.join(map(str, champ.split_deals[:5]))})", err=True)

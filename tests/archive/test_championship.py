@@ -259,14 +259,15 @@ def test_bad_parameters_are_clear_errors_and_write_nothing(tmp_path):
 # -- the leaderboard -------------------------------------------------------------------------------
 
 def tables_from_logs(game: str, folder: Path) -> list[Table]:
-    """The tables as anyone would build them from the saved logs alone (in deal, table order)."""
+    """The tables as anyone would build them from the saved logs alone (in deal, table order),
+    grouped by deal key and deal number."""
     module = get(game)
     tables = []
     for (deal, r), log in sorted(logs_of(folder).items()):
         seats = [str(s) for s in module.seat_order(log)]
         players = {str(k): v for k, v in log.players.items()}
         bots = {s: bot_base(players[s].bot) for s in seats}
-        tables.append(Table(module.deal_key(log), bots, dict(module.deal_scores(module.judge(log)))))
+        tables.append(Table(f"{module.deal_key(log)}/{deal}", bots, dict(module.deal_scores(module.judge(log)))))
     return tables
 
 
@@ -307,5 +308,6 @@ def test_keys_shared_by_deal_numbers_and_deals_split_across_keys_are_told():
                result(3, "k3", a, b), result(3, "k4", b, a)]
     champ = rank(plan, results)
     assert champ.merged_keys == 1 and champ.split_deals == [3]
-    assert champ.board.deals == 3 and champ.board.tables == 6
+    # deals 1 and 2 share key k1 but stay two deals; deal 3's tables, split over two keys, are two
+    assert champ.board.deals == 4 and champ.board.duplicated_deals == 2 and champ.board.tables == 6
     assert champ.win_rates[a].mean == 0.5
