@@ -214,7 +214,7 @@ def prepare_folder(folder: Path, plan: Plan) -> None:
     elif folder.is_dir() and any(parse_table_file(p.name) for p in folder.iterdir()):
         raise UserError(f"{folder} holds table logs but no {MANIFEST}: choose another --out folder")
     folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob(".deal-*.tmp"):
+    for stale in [*folder.glob(".deal-*.tmp"), *folder.glob(f".{MANIFEST}.*.tmp")]:
         stale.unlink(missing_ok=True)
     if old is None:
         write_new(folder / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode("utf-8"))
