@@ -17,10 +17,11 @@ The package: ``cards`` (characters and actions), ``log`` (the pydantic models of
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, ForeignFormat, GameModule
-from . import drawing, root_log
+from . import deals, drawing, root_log
 from .bots import BOTS, play_game
 from .logger import CoupLogger
 from .codec import SETUP_CODEC
@@ -61,6 +62,10 @@ class Coup(GameModule):
     read_json: ClassVar[Any] = read_json
     bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = tuple(
         (f"{n} seats, 3 bots", {"bots": ("honest", "bluffer", "random"), "players": n}) for n in (2, 3, 5))
+    #: the bundled sample logs
+    sample_logs: ClassVar[Any] = Path(__file__).resolve().parents[3] / "sample_logs" / "coup"
+    #: ``deal_scores``: the zero-sum championship score (``deals``)
+    deal_unit: ClassVar[str | None] = deals.UNIT
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", column=True),
         Fact("players", "Players", kind="int", column=True),
@@ -150,6 +155,23 @@ class Coup(GameModule):
         """A seeded bot game's log (options: ``players``, ``game_id``, ``out_dir``, ``interrupt_rate``, ``chat``)."""
         return play_game(seed, bots=tuple(bots), **options)
 
+    # -- duplicate deals (``deals``) --------------------------------------------------------------
+    def deal_key(self, log: CoupLog) -> str | None:
+        """The deck as dealt: the seats in order, each seat's two cards and the first player; None
+        when a dealt card is not known (a Root log without every player's first DECK)."""
+        return deals.deal_key(log)
+
+    def deal_scores(self, replay: CoupReplay) -> Mapping[str, float] | None:
+        """The zero-sum championship score: the winner +1, each other seat -1/(n-1)."""
+        return deals.deal_scores(replay)
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> CoupLog:
+        """Deal ``deal`` with ``bots[i]`` in seat i + 1: the deck from the deal alone, the bots'
+        choices from the deal and the table (option ``players``)."""
+        return deals.play_table(deal, bots, table, **options)
+
+    def table_seats(self, bots: Sequence[str], **options: Any) -> int:
+        return deals.table_seats(bots, **options)
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         return drawing.draw(table, steps)

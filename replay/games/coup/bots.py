@@ -171,8 +171,9 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {"honest": HonestBot, "bluffer
 class _Table:
     """One self-play game: the real deck, the logger and the engine's position, kept in step."""
 
-    def __init__(self, rng, bots, logger, state, deck, chat):
+    def __init__(self, rng, bots, logger, state, deck, chat, deck_rng=None):
         self.rng, self.bots, self.logger, self.state, self.deck, self.chat = rng, bots, logger, state, deck, chat
+        self.deck_rng = rng if deck_rng is None else deck_rng  # shuffles the deck
         self.t = 0
         self.index = 0
 
@@ -214,7 +215,7 @@ class _Table:
             return False
         self.emit(Ev("reveal", seats[claimant], card=card))
         self.deck.append(card)
-        self.rng.shuffle(self.deck)
+        self.deck_rng.shuffle(self.deck)
         if self.rng.random() < 0.5:
             self.emit(Ev("replace", seats[claimant], card=self.deck.pop()))
             self.lose(c)
@@ -264,19 +265,25 @@ class _Table:
             for card in kept:
                 pool.remove(card)
             self.deck.extend(pool)
-            self.rng.shuffle(self.deck)
+            self.deck_rng.shuffle(self.deck)
             self.emit(Ev("exchange", seats[a], drawn=tuple(drawn), kept=tuple(kept)))
 
 
 def play_game(seed: int, bots: Sequence[str] = ("honest", "bluffer"), players: int | None = None,
               game_id: str | None = None, out_dir: str | None = None, interrupt_rate: float = 0.0,
-              chat: bool = False, announce_winner: bool = True) -> CoupLog:
+              chat: bool = False, announce_winner: bool = True, rng: random.Random | None = None,
+              deal_rng: random.Random | None = None, meta: dict | None = None) -> CoupLog:
     """Play one seeded game of ``players`` seats (default: one per bot named) and return its log.
 
     Seat ``"i"`` plays ``bots[(i - 1) % len(bots)]``. The deck is shuffled with
     ``random.Random(seed)`` and dealt two cards a seat; the first player is drawn at random.
     ``interrupt_rate`` is the chance that the game is cut short (cancelled or timed out) at the
     start of a random turn. Times are simulated think times, so a seed always gives the same log.
+
+    A championship table (``deals.play_table``) passes its own generators: ``deal_rng`` shuffles
+    the deck (the deal and every shuffle back into the deck) and draws the first player, ``rng``
+    makes everything else (the bots' choices, times); ``meta`` replaces the ``selfplay`` meta.
+    Left out, both are ``random.Random(seed)``, one generator, as always.
     """
     n = len(bots) if players is None else players
     if not MIN_SEATS <= n <= MAX_SEATS:
@@ -286,23 +293,26 @@ def play_game(seed: int, bots: Sequence[str] = ("honest", "bluffer"), players: i
     for name in bots:
         if name not in BOTS:
             raise ValueError(f"{name!r} is not a Coup bot (one of {', '.join(BOTS)})")
-    rng = random.Random(seed)
+    if rng is None:
+        rng = random.Random(seed)
+    if deal_rng is None:
+        deal_rng = rng
     names = [bots[i % len(bots)] for i in range(n)]
     table_bots = [BOTS[name](rng) for name in names]
     seats = tuple(str(i + 1) for i in range(n))
     deck = full_deck()
-    rng.shuffle(deck)
+    deal_rng.shuffle(deck)
     hands = [[deck.pop(), deck.pop()] for _ in range(n)]
-    first = rng.randrange(n)
+    first = deal_rng.randrange(n)
     players_info = {seats[i]: {"name": f"{names[i]}-{seats[i]}", "bot": f"{names[i]}-{table_bots[i].version}"}
                     for i in range(n)}
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = CoupLogger(game_id=game_id or f"selfplay-coup-{n}p-{'-'.join(bots)}-{seed}", players=players_info,
                         out_dir=out_dir, started_at=started, clock=None,
-                        meta={"selfplay": {"bots": list(bots), "players": n, "seed": seed}})
+                        meta={"selfplay": {"bots": list(bots), "players": n, "seed": seed}} if meta is None else meta)
     logger.deal({seats[i]: [CARD_TEXT[c] for c in hands[i]] for i in range(n)}, first_player=seats[first])
     state = CoupState(seats, hands, first)
-    table = _Table(rng, table_bots, logger, state, deck, chat)
+    table = _Table(rng, table_bots, logger, state, deck, chat, deal_rng)
     stop_after = rng.randrange(1, 40) if interrupt_rate and rng.random() < interrupt_rate else None
     while not state.over:
         if stop_after is not None and state.turns >= stop_after:

@@ -19,6 +19,10 @@ True
 (None, ('1', '2'), '1', ['action', 'coins'], 177)
 >>> log.replay().findings
 []
+>>> log.meta  # the deal is known: every DECK came before play, and a TURN names the first player
+{'source': 'CoupBots Root log', 'lines': 7}
+>>> read("Sent to player 1: DECK|D|C\\nSent to player 2: DECK|E|E").meta["deal_unknown"]  # no TURN
+{'first_player': True}
 >>> read("Sent to player 1: DECK|D|Q")
 Traceback (most recent call last):
 ...
@@ -107,6 +111,8 @@ class _Reader:
     def __init__(self, source: str | None):
         self.source = source
         self.deals: dict[str, list[str]] = {}
+        #: players whose first DECK came after the game began (not the deal: the log starts late)
+        self.late_deals: list[str] = []
         self.turn_order: list[str] = []
         self.first_round_done = False
         self.slots: list[dict[str, Any] | None] = []
@@ -275,6 +281,8 @@ class _Reader:
             hand = [self.card(number, f) for f in fields[1:]]
             if to not in self.deals:
                 self.deals[to] = list(hand)
+                if self.turn_order or any(e is not None and e["type"] != "coins" for e in self.slots):
+                    self.late_deals.append(to)
             elif to in self.pending_show:
                 shown, before = self.pending_show.pop(to)
                 rest = list(before)
@@ -320,6 +328,15 @@ class _Reader:
         if len(alive) == 1:
             data["end"] = {"reason": "completed"}
         data["meta"] = {"source": NAME, "lines": lines}
+        # what the log does not tell of the deal (``deals.deal_key`` gives no key then): hands
+        # first sent after play began, or no TURN to tell who moved first
+        unknown: dict[str, Any] = {}
+        if self.late_deals:
+            unknown["hands"] = list(self.late_deals)
+        if not self.turn_order:
+            unknown["first_player"] = True
+        if unknown:
+            data["meta"]["deal_unknown"] = unknown
         return parse(data, self.source)
 
 

@@ -19,12 +19,13 @@ its own in ``players``. The package: ``cards`` (the bundled pool, ``fill_blanks`
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from replay.codec.errors import CodeError
 
 from ..base import Export, Fact, GameModule
-from . import drawing
+from . import deals, drawing
 from .bots import BOTS, play_game
 from .logger import PartyLogger
 from .codec import PayloadError, decode_payload, encode_payload
@@ -57,6 +58,10 @@ class PartyCards(GameModule):
     read_json: ClassVar[Any] = read_json
     bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = tuple(
         (f"{r} rounds", {"bots": ("random",), "rounds": r, "score_limit": r + 1}) for r in (5, 10))
+    #: the bundled sample logs
+    sample_logs: ClassVar[Any] = Path(__file__).resolve().parents[3] / "sample_logs" / "party-cards"
+    #: ``deal_scores``: rounds won, the awesome points (``deals``)
+    deal_unit: ClassVar[str | None] = deals.UNIT
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", column=True),
         Fact("players", "Players", kind="int", column=True),
@@ -142,6 +147,23 @@ class PartyCards(GameModule):
         ``score_limit``, ``hand_size``, ``chat``, ``game_id``)."""
         return play_game(seed, bots=tuple(bots), **options)
 
+    # -- duplicate deals (``deals``) --------------------------------------------------------------
+    def deal_key(self, log: PartyLog) -> str | None:
+        """The card order as logged: each seat's dealt hand, the first czar, the first question
+        (and the score limit); None for a log without a round. See ``deals``."""
+        return deals.deal_key(log)
+
+    def deal_scores(self, replay: PartyReplay) -> Mapping[str, float] | None:
+        """Each seat's rounds won; None for a game cut short or with a fatal finding."""
+        return deals.deal_scores(replay)
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> PartyLog:
+        """Deal ``deal`` with ``bots[i]`` in seat p(i + 1): the decks' order from the deal alone,
+        the bots' choices and the reveal order from the deal and the table."""
+        return deals.play_table(deal, bots, table, **options)
+
+    def table_seats(self, bots: Sequence[str], **options: Any) -> int:
+        return deals.table_seats(bots, **options)
 
     def draw(self, table: Any, steps: Sequence[dict[str, Any]]) -> Any:
         return drawing.draw(table, steps)

@@ -123,6 +123,10 @@ def play_game(
     score_limit: int | None = None,
     hand_size: int = 10,
     chat: bool = False,
+    rng: random.Random | None = None,
+    deal_rng: random.Random | None = None,
+    meta: dict | None = None,
+    full_table: bool = False,
 ) -> PartyLog:
     """Play one seeded game and return its log.
 
@@ -131,6 +135,12 @@ def play_game(
     has reached the score limit by then); ``score_limit`` defaults to 2-5 from the seed.
     ``interrupt_rate`` is the chance that the game is cut short (cancelled or timed out) at a
     random point. Times are simulated, so a seed always gives the same log.
+
+    A championship table (``deals.play_table``) passes its own generators: ``deal_rng`` orders
+    the answer and question decks and draws the first czar, ``rng`` makes everything else (the
+    bots' choices, the lobby, the reveal order, names, times); ``meta`` replaces the
+    ``selfplay`` meta, and ``full_table`` keeps every bot at the table (all join, none
+    leaves). Left out, both generators are ``random.Random(seed)``, one generator, as always.
     """
     for name in bots:
         if name not in BOTS:
@@ -138,7 +148,10 @@ def play_game(
     if not bots or len(bots) == 2 or len(bots) > MAX_SEATS:
         raise ValueError(f"give one bot name (for every seat) or one per seat ({MIN_SEATS}-{MAX_SEATS}), "
                          f"not {len(bots)}")
-    rng = random.Random(seed)
+    if rng is None:
+        rng = random.Random(seed)
+    if deal_rng is None:
+        deal_rng = rng
     names = list(bots) if len(bots) > 1 else [bots[0]] * rng.randint(3, 8)
     seat_count = len(names)
     players_bots = [BOTS[name](rng) for name in names]
@@ -147,13 +160,13 @@ def play_game(
     players = {seat: {"name": people[i], "bot": f"{names[i]}-{players_bots[i].version}"} for i, seat in enumerate(seats)}
     limit = score_limit if score_limit is not None else rng.randint(2, 5)
     pool = card_pool()
-    answers = _Deck(rng, pool.answers, "a")
-    questions = _Deck(rng, pool.questions, "q")
+    answers = _Deck(deal_rng, pool.answers, "a")
+    questions = _Deck(deal_rng, pool.questions, "q")
     started = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(300 * 86400))
     logger = PartyLogger(
         game_id=game_id or f"selfplay-party-{'-'.join(sorted(set(names)))}-{seed}", players=players,
         score_limit=limit, hand_size=hand_size, out_dir=out_dir, started_at=started, clock=None,
-        meta={"selfplay": {"bots": list(bots), "seed": seed}},
+        meta={"selfplay": {"bots": list(bots), "seed": seed}} if meta is None else meta,
     )
     hands = {seat: answers.take(hand_size) for seat in seats}
     logger.deal(hands)
@@ -184,8 +197,8 @@ def play_game(
         return logger.end(rng.choice(["cancelled", "timeout"]), t=tick(1000, 60000)).log
 
     # the lobby: most join, some decline, a few never answer
-    for i in rng.sample(range(seat_count), seat_count):
-        roll = rng.random()
+    for i in (range(seat_count) if full_table else rng.sample(range(seat_count), seat_count)):
+        roll = 0.0 if full_table else rng.random()
         if roll < 0.9:
             if not log_and_apply("join", seats[i]):
                 return interrupted()
@@ -199,7 +212,7 @@ def play_game(
         discard = players_bots[i].swap(state, i)
         if discard and not log_and_apply("swap", seats[i], discard, answers.take(len(discard))):
             return interrupted()
-    czar = rng.choice(state.in_game())
+    czar = deal_rng.choice(state.in_game())
     while True:
         if rounds is not None and state.rounds >= rounds:
             return logger.end("cancelled", t=tick(1000, 60000)).log
@@ -228,7 +241,7 @@ def play_game(
             if short > 0 and not log_and_apply("draw", seats[i], answers.take(short)):
                 return interrupted()
         for i in state.in_game():
-            if rng.random() < 0.004 and not log_and_apply("leave", seats[i]):
+            if not full_table and rng.random() < 0.004 and not log_and_apply("leave", seats[i]):
                 return interrupted()
         if len(state.in_game()) < MIN_SEATS:
             return logger.end("not_enough_players", t=tick()).log

@@ -17,10 +17,12 @@ bots) and ``bots`` (self-play).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..base import Export, Fact, GameModule
 from .bots import BOTS, play_game
+from . import deals
 from .logger import UnoLogger
 from .codec import SETUP_CODEC
 from .engine import FINDING_KINDS, SEATS, UnoState
@@ -53,6 +55,10 @@ class UnoLite(GameModule):
     read_json: ClassVar[Any] = read_json
     bench_corpora: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = (
         ("random v random", {"bots": ("random", "random")}), ("greedy v greedy", {"bots": ("greedy", "greedy")}))
+    #: the bundled sample logs
+    sample_logs: ClassVar[Any] = Path(__file__).resolve().parents[3] / "sample_logs" / "uno-lite"
+    #: ``deal_scores``: UNO's pip count, zero-sum (``deals``)
+    deal_unit: ClassVar[str | None] = deals.UNIT
     facts: ClassVar[tuple[Fact, ...]] = (
         Fact("winner", "Winner", kind="seat", values=SEATS, column=True),
         Fact("turns", "Turns", kind="int", column=True),
@@ -135,6 +141,25 @@ class UnoLite(GameModule):
         if len(bots) == 1:  # one bot named: it plays both seats
             bots = bots * 2
         return play_game(seed, bots=bots, **options)
+
+    # -- duplicate deals (``deals``) --------------------------------------------------------------
+    def deal_key(self, log: UnoLog) -> str | None:
+        """The deal as logged: the first player, each seat's dealt hand and the starter (the draw
+        pile's order is not logged); see ``deals``."""
+        return deals.deal_key(log)
+
+    def deal_scores(self, replay: UnoReplay) -> Mapping[str, float] | None:
+        """UNO's pip count, zero-sum: the winner +the pips left in the other hand, the other
+        seat -its own; None for a game cut short or with a fatal finding."""
+        return deals.deal_scores(replay)
+
+    def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> UnoLog:
+        """Deal ``deal`` with ``bots[i]`` in seat i: the deck from the deal alone, the bots'
+        choices from the deal and the table."""
+        return deals.play_table(deal, bots, table, **options)
+
+    def table_seats(self, bots: Sequence[str], **options: Any) -> int:
+        return deals.table_seats(bots, **options)
 
     def view_steps(self, replay: UnoReplay, view: str | None) -> list[dict[str, Any]]:
         """The steps as ``view`` saw them: open (None), a seat's, or an onlooker's (``PUBLIC``:

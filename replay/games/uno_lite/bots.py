@@ -117,6 +117,9 @@ def play_game(
     interrupt_rate: float = 0.0,
     chat: bool = False,
     announce_winner: bool = True,
+    rng: random.Random | None = None,
+    deal_rng: random.Random | None = None,
+    meta: dict | None = None,
 ) -> UnoLog:
     """Play one seeded game, ``bots[0]`` as P1 and ``bots[1]`` as P2, and return its log.
 
@@ -125,21 +128,29 @@ def play_game(
     same generator). ``interrupt_rate`` is the chance that the game is cut short (cancelled or
     timed out) at a random point. Times are simulated think times, so a seed always gives the
     same log.
+
+    A championship table (``deals.play_table``) passes its own generators: ``deal_rng`` shuffles
+    the deck (and every reshuffle) and draws the first player, ``rng`` makes everything else (the
+    bots' choices, names, times); ``meta`` replaces the ``selfplay`` meta. Left out, both are
+    ``random.Random(seed)``, one generator, as always.
     """
     if len(bots) != 2:
         raise ValueError(f"UNO Lite has two seats: give two bot names, not {len(bots)}")
     for name in bots:
         if name not in BOTS:
             raise ValueError(f"{name!r} is not a bot (one of {', '.join(BOTS)})")
-    rng = random.Random(seed)
+    if rng is None:
+        rng = random.Random(seed)
+    if deal_rng is None:
+        deal_rng = rng
     players_bots = [BOTS[name](rng) for name in bots]
     deck = full_deck()
-    rng.shuffle(deck)
+    deal_rng.shuffle(deck)
     hands = [deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE]]
     starter = deck[2 * HAND_SIZE]
     pile = deck[2 * HAND_SIZE + 1:]
     pile.reverse()  # draw from the end: pile.pop() takes the next card of the shuffled deck
-    first = rng.randrange(2)
+    first = deal_rng.randrange(2)
     names = ["Ana", "Ben", "Chi", "Dev", "Eli", "Fay", "Gus", "Hui", "Ivo", "Jun"]
     players = {
         SEATS[i]: {"name": f"{bots[i]}-{names[rng.randrange(len(names))]}",
@@ -150,7 +161,7 @@ def play_game(
     logger = UnoLogger(
         game_id=game_id or f"selfplay-uno-{bots[0]}-{bots[1]}-{seed}", players=players,
         out_dir=out_dir, started_at=started, clock=None,
-        meta={"selfplay": {"bots": list(bots), "seed": seed}},
+        meta={"selfplay": {"bots": list(bots), "seed": seed}} if meta is None else meta,
     )
     logger.deal(hands, starter=starter, first_player=SEATS[first])
     state = UnoState(hands, starter, first)
@@ -183,7 +194,7 @@ def play_game(
             if not pile:
                 top = discard.pop()
                 pile = discard
-                rng.shuffle(pile)
+                deal_rng.shuffle(pile)
                 discard = [top]
             card = pile.pop()
             players_bots[seat].observe(state, seat, kind, card)
