@@ -472,3 +472,21 @@ def test_stats_without_duplicated_deals_say_so_in_one_line(cli_runner, db_url, m
     assert f"{GAME}: no duplicated deals" in out and "duplicate (" not in out
     code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--game", GAME, "--json")
     assert all("duplicate" not in r for r in json.loads(out))
+
+
+def test_a_name_with_deal_scores_but_no_rating_gets_a_row_of_nulls():
+    from archive.cli import _add_duplicate
+
+    tables = [duplicate.Table("d", {"N": "a", "S": "b"}, {"N": 2, "S": 1}),
+              duplicate.Table("d", {"N": "b", "S": "a"}, {"N": 3, "S": 0})]
+    board = duplicate.leaderboard(tables, unit="tricks")
+    rows = [{"rank": 1, "name": "a", "rating": 3.5, "figures": {}}]
+    _add_duplicate(rows, board)
+    by_name = {s.bot: s for s in board.standings}
+    rests = {"deals": 1, "tables": 2, "duplicated_deals": 1, "duplicated_tables": 2}
+    assert rows == [
+        {"rank": 1, "name": "a", "rating": 3.5, "figures": {},
+         "duplicate": {**by_name["a"].to_json(), "unit": "tricks", "rests_on": rests}},
+        {"rank": None, "name": "b", "rating": None, "figures": None,
+         "duplicate": {**by_name["b"].to_json(), "unit": "tricks", "rests_on": rests}},
+    ]
