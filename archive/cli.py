@@ -483,7 +483,7 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
 def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     """Per player or bot: games, wins, findings and think time, over every game; with --game, that
     game's leaderboard and its own columns."""
-    module = None
+    module = board = None
     if game is not None:
         module = get_game(game_name(game))
     archive = _open(db)
@@ -500,6 +500,11 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
                 analysed = archive.analysis_stats(by, names=[r["name"] for r in rows], game=game)
                 for r in rows:
                     r.update(analysed.get(r["name"]) or _NO_ANALYSIS)
+            board = archive.duplicate_leaderboard(game, by=by)
+            if board.duplicated_deals:
+                _add_duplicate(rows, board)
+            else:
+                board = None
         else:
             rows = figures
     finally:
@@ -530,6 +535,8 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     for col in columns:
         table.add_column(col, justify="left" if col == by else "right", overflow="fold")
     for r in rows:
+        if r.get("rating") is None:  # a name with deal scores only (the duplicate table shows it)
+            continue
         low, high = r["win_rate_95"]
         cells = [str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
                  f"{100 * r['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)", f"{r['score']:+.2f}",
@@ -541,7 +548,47 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
             cells += [str(r["analysed_games"]), str(r["mistakes"]), per_game]
         cells += [figure_text(figure, (r.get("figures") or {}).get(figure.name)) for figure in module.seat_figures]
         table.add_row(*cells)
-    _console(wide=True).print(table)
+    out = _console(wide=True)
+    out.print(table)
+    if board is not None:
+        out.print(_duplicate_table(game, by, board))
+    elif module.has_deals:
+        out.print(f"{game}: no duplicated deals (no deal stored at two tables or more)")
+
+
+def _rests_on(board) -> dict[str, int]:
+    return {"deals": board.deals, "tables": board.tables, "duplicated_deals": board.duplicated_deals,
+            "duplicated_tables": board.duplicated_tables}
+
+
+def _add_duplicate(rows: list[dict[str, Any]], board) -> None:
+    """Each leaderboard row's duplicate-deal figures (``replay.duplicate.Standing`` as JSON, its
+    ``unit`` and what the whole board rests on) under ``duplicate``; a bot or player that has
+    deal scores but no rating row (no decided public game) gets a row of its own: the other
+    rows' fields null, but ``name`` and ``duplicate``."""
+    rests = _rests_on(board)
+    mine = {s.bot: s for s in board.standings}
+    for r in rows:
+        standing = mine.pop(r["name"], None)
+        r["duplicate"] = None if standing is None else {**standing.to_json(), "unit": board.unit, "rests_on": rests}
+    blank = dict.fromkeys(rows[0]) if rows else {}  # the other rows' fields, null
+    for name, standing in mine.items():
+        rows.append({**blank, "rank": None, "name": name,
+                     "duplicate": {**standing.to_json(), "unit": board.unit, "rests_on": rests}})
+
+
+def _duplicate_table(game: str, by: str, board) -> Table:
+    """The duplicate leaderboard: per bot (or player), the plain score per table and the
+    duplicate score per deal, each with its 95% interval, in the game's deal unit."""
+    title = (f"{game} on duplicated deals by {by} ({board.unit} per table; 95% intervals): rests on "
+             f"{plural(board.duplicated_deals, 'deal')} played at {plural(board.duplicated_tables, 'table')}, "
+             f"of {plural(board.deals, 'deal')} at {plural(board.tables, 'table')} with a score")
+    table = Table(title=title)
+    for col in (by, "tables", "deals", f"plain ({board.unit})", f"duplicate ({board.unit})"):
+        table.add_column(col, justify="left" if col == by else "right", overflow="fold")
+    for s in board.standings:
+        table.add_row(clean(s.bot), str(s.tables), str(s.deals), s.plain.text(), s.duplicate.text(signed=True))
+    return table
 
 
 _NO_ANALYSIS = {"analysed_games": 0, "cards": 0, "mistakes": 0, "lost": 0, "lost_per_game": None}
@@ -692,6 +739,32 @@ def fill_codes_command(db) -> None:
     finally:
         archive.close()
     click.echo(f"filled {plural(n, 'replay code')}")
+
+
+@archive_group.command("fill-deals")
+@db_option
+@json_option
+@archive_errors
+def fill_deals_command(db, as_json: bool) -> None:
+    """Fill the deal key and each seat's deal score of games stored before the archive kept them
+    (migration 0015): judge again every stored game of a game with deals that has no deal key.
+    Safe to run again: games that got a key are not looked at twice."""
+    archive = _open(db)
+    err = _console(stderr=True)
+    try:
+        total = archive.deals.pending()
+        with Progress(TextColumn("filling deals"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                      TimeRemainingColumn(), console=err, transient=True,
+                      disable=as_json or not err.is_terminal) as progress:
+            task = progress.add_task("fill", total=total)
+            result = archive.fill_deals(progress=lambda n: progress.advance(task, n))
+    finally:
+        archive.close()
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    click.echo(f"filled the deal key of {plural(result.keyed, 'game')} ({plural(result.scored, 'seat score')}); "
+               f"{plural(result.looked, 'game')} looked at")
 
 
 @archive_group.command("retrain")

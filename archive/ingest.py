@@ -50,6 +50,7 @@ from replay.log import ZSTD_MAGIC, InputPathError, LogEntry, LogFormatError, is_
 
 from .blobs import BlobStore
 from .database import insert_many, insert_tuples
+from .deals import deal_fields
 from .ids import PublicIds
 from .models import Blob, Game, GameFact, GameFinding, GamePlayer, GameSeatCount, GameTag, Quarantined, Receipt
 from .records import (DUPLICATE, QUARANTINED, REJECTED, STORED, STORED_WITH_FINDINGS, ArchiveError, IngestResult,
@@ -733,12 +734,16 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
     outcome = replay.outcome()
     winners = set(outcome.winners)
     decided = bool(winners)
+    # the deal's key and each seat's result (games with deals; ``archive/deals.py``)
+    deal_key, deal_scores = deal_fields(replay.game, replay)
+    deal_scores = {_seat_name(seat): value for seat, value in (deal_scores or {}).items()}
     player_rows = []
     for seat, player in sorted(log.players.items(), key=lambda item: _seat_name(item[0])):
         seat = _seat_name(seat)
         player_rows.append({
             "seat": seat, "name": player.name, "player_id": player.id, "bot": player.bot,
             "role": outcome.roles.get(seat), "won": (seat in winners) if decided else None,
+            "deal_score": deal_scores.get(seat),
         })
     kinds = sorted({f.kind for f in findings})
     row = {
@@ -753,6 +758,7 @@ def _rows(log, replay, game: _Game) -> dict[str, Any]:
         "origin": game.origin,
         "code": replay_code(replay),
         "listed": game.listed,
+        "deal_key": deal_key,
     }
     finding_rows = [{"number": i, "kind": f.kind, "seat": None if f.seat is None else _seat_name(f.seat)}
                     for i, f in enumerate(findings)]

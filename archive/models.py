@@ -88,6 +88,8 @@ class Game(Base):
     listed: Mapped[bool] = mapped_column(Boolean, server_default=true(), default=True)
     upload_token: Mapped[str | None] = mapped_column(String(64), unique=True)
     delete_token_hash: Mapped[str | None] = mapped_column(String(128))
+    #: the deal's fingerprint (``GameModule.deal_key``; migration 0015): games of one deal share it
+    deal_key: Mapped[str | None] = mapped_column(String(24))
 
     __table_args__ = (
         Index("ix_games_started", "started_at", "id"),
@@ -97,6 +99,11 @@ class Game(Base):
         Index("ix_games_end_reason", "end_reason", "started_at"),
         Index("ix_games_findings", "findings"),
         Index("ix_games_raw_blob", "raw_blob_id"),
+        # every table of one deal; the keyed games of one game (``archive/deals.py``, migration 0015)
+        Index("ix_games_deal_key", "deal_key", "id", postgresql_where=text("deal_key IS NOT NULL"),
+              sqlite_where=text("deal_key IS NOT NULL")),
+        Index("ix_games_game_deal_key", "game", "deal_key", "id", postgresql_where=text("deal_key IS NOT NULL"),
+              sqlite_where=text("deal_key IS NOT NULL")),
     )
 
 
@@ -118,6 +125,8 @@ class GamePlayer(Base):
     won: Mapped[bool | None] = mapped_column(Boolean)  # None: nobody won (cancelled, passed out...)
     # the seat's think times in ms, comma-separated ("" none logged; NULL: stored before 0006)
     think_ms: Mapped[str | None] = mapped_column(Text)
+    #: the seat's result on the game's scale (``GameModule.deal_scores``; None: none; migration 0015)
+    deal_score: Mapped[float | None] = mapped_column(Float)
 
     __table_args__ = (
         Index("ix_players_name", "name_lc", "game_id"),

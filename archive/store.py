@@ -34,6 +34,7 @@ from .admin import Admin
 from .analyses import Analyses
 from .blobs import BlobStore
 from .database import create_archive_engine, upgrade
+from .deals import Deals, FillResult
 from .ids import PublicIds
 from .ingest import Ingester, canonical_sha256  # noqa: F401
 from .models import Setting
@@ -90,6 +91,7 @@ class Archive:
         self.queries = Queries(self.engine, self.ids, self.blobs, self.summaries)
         self.admin = Admin(self.engine, self.ids, self.blobs, self.summaries, self.ingester, self.queries)
         self.analyses = Analyses(self.engine, self.blobs)
+        self.deals = Deals(self.engine, self.ids, self.blobs)
 
     @property
     def compressor(self) -> compression.Compressor:
@@ -227,6 +229,30 @@ class Archive:
                        game: str | None = None) -> dict[str, dict[str, Any]]:
         """Per player or bot: analysed games, mistakes and what they lost (``Analyses.stats``)."""
         return self.analyses.stats(by, listed_only=listed_only, names=names, game=game)
+
+    # -- duplicate deals (``archive/deals.py``) -------------------------------------------------
+    def deal_key_of(self, row_id: int) -> str | None:
+        """The deal key of the game with row id ``row_id``, or None (no such game, no key)."""
+        return self.deals.deal_key_of(row_id)
+
+    def deal_tables(self, key: str, listed_only: bool = True, limit: int | None = 200) -> list[dict[str, Any]]:
+        """Every stored game of the deal ``key``, oldest first, each seat's result and duplicate
+        score (``archive.deals.Deals.deal_tables``)."""
+        return self.deals.deal_tables(key, listed_only=listed_only, limit=limit)
+
+    def duplicate_leaderboard(self, game: str, by: str = "bot", listed_only: bool = True) -> Any:
+        """``replay.duplicate.Leaderboard`` of the stored tables of ``game``, by bot or player
+        (``archive.deals.Deals.duplicate_leaderboard``)."""
+        return self.deals.duplicate_leaderboard(game, by=by, listed_only=listed_only)
+
+    def duplicated_games(self, listed_only: bool = True) -> dict[str, int]:
+        """Per game, how many deals are stored at two tables or more (games with none left out)."""
+        return self.deals.duplicated_games(listed_only=listed_only)
+
+    def fill_deals(self, batch: int = 200, progress: Callable[[int], None] | None = None) -> FillResult:
+        """Judge again the stored games of games with deals that have no deal key (archives made
+        before migration 0015) and store their keys and seat scores."""
+        return self.deals.fill(batch, progress)
 
     # -- admin --------------------------------------------------------------------------------
     def quarantine(self, limit: int = 50, offset: int = 0) -> Page:
