@@ -22,6 +22,7 @@ out games without a key (partial indexes), so they cost nothing for games withou
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -218,7 +219,8 @@ class Deals:
         """Judge again the stored games of games with deals (``has_deals``) whose deal key is
         NULL (stored before migration 0015) and store their key and seat scores. Idempotent: a
         game that gets no key (its log does not tell the whole deal) is looked at again by the
-        next run, and changes nothing. ``progress(n)`` is called after each game with how many
+        next run, and changes nothing (its scores would count nowhere: every query of deals
+        needs a key). ``progress(n)`` is called after each game with how many
         were looked at since the last call."""
         result = FillResult()
         names = self._deal_games(games)
@@ -245,22 +247,20 @@ class Deals:
                         key, scores = deal_fields(module_for(row.game), entries[0].log.replay())
                 except Exception:
                     pass
-                if key is not None or scores:
+                if key is not None:  # (the scores of a game without a key count nowhere)
                     updates.append((row.id, key, scores or {}))
                 if progress is not None:
                     progress(1)
             if updates:
                 with self.engine.execution_options(write=True).begin() as conn:
                     for row_id, key, scores in updates:
-                        if key is not None:
-                            conn.execute(update(Game).where(Game.id == row_id, Game.deal_key.is_(None))
-                                         .values(deal_key=key))
-                            result.keyed += 1
-                        for seat, score in scores.items():
-                            conn.execute(update(GamePlayer)
-                                         .where(GamePlayer.game_id == row_id, GamePlayer.seat == seat)
-                                         .values(deal_score=score))
-                            result.scored += 1
+                        conn.execute(update(Game).where(Game.id == row_id, Game.deal_key.is_(None))
+                                     .values(deal_key=key))
+                        result.keyed += 1
+                        for seat, score in scores.items():  # (a seat the log names no player of has no row)
+                            result.scored += conn.execute(
+                                update(GamePlayer).where(GamePlayer.game_id == row_id, GamePlayer.seat == seat)
+                                .values(deal_score=score)).rowcount
 
     @staticmethod
     def _deal_games(games: Iterable[str] | None) -> list[str]:
@@ -270,14 +270,18 @@ class Deals:
 
 def _seat_order(game: str, rows: dict[str, Any]) -> list[str]:
     """The seats in table order: the game's declared ``seats`` first, in their order, then any
-    other (numbered seats by number)."""
+    other in natural order (``p2`` before ``p10``).
+
+    >>> _seat_order("no such game", {"p10": 0, "p2": 0, "p1": 0, "b": 0})
+    ['b', 'p1', 'p2', 'p10']
+    """
     module = module_for(game)
     declared = list(getattr(module, "seats", ()) or ())
 
-    def rank(seat: str) -> tuple[int, int, str]:
+    def rank(seat: str) -> tuple[int, int, list[tuple[int, Any]]]:
         if seat in declared:
-            return (0, declared.index(seat), "")
-        return (1, int(seat), "") if seat.isdigit() else (2, 0, seat)
+            return (0, declared.index(seat), [])
+        return (1, 0, [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", seat)])
 
     return sorted(rows, key=rank)
 
