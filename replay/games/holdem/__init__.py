@@ -270,7 +270,7 @@ class Holdem(GameModule):
         return _play_table(deal, tuple(bots), table, **options)
 
     def table_seats(self, bots: Sequence[str], players: int | None = None, **_: Any) -> int:
-        """``players`` if given, else one seat a bot (at least two)."""
+        """``players`` if given, else one seat a bot (at least two, at most ten)."""
         return _table_seats(bots, players)
 
     def view_steps(self, replay: HoldemReplay, view: str | None) -> list[dict[str, Any]]:

@@ -265,12 +265,15 @@ def table_rng(deal: int, table: int) -> random.Random:
 
 
 def table_seats(bots: Sequence[str], players: int | None = None) -> int:
-    """The seats of a championship table: ``players`` if given, else one per bot (at least two).
+    """The seats of a championship table: ``players`` if given, else one per bot (at least two,
+    at most ten: more bots than that take turns, ``replay.duplicate.rotation``).
 
     >>> table_seats(("tag", "call", "random")), table_seats(("tag",)), table_seats(("tag", "call"), players=6)
     (3, 2, 6)
+    >>> table_seats(["tag"] * 12)
+    10
     """
-    return players if players is not None else max(MIN_SEATS, len(bots))
+    return players if players is not None else min(MAX_SEATS, max(MIN_SEATS, len(bots)))
 
 
 def play_table(deal: int, bots: Sequence[str], table: int = 0, players: int | None = None, stacks: int = 10000,
