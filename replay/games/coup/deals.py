@@ -34,6 +34,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...duplicate import fingerprint
+from .bots import play_game
 from .cards import CARD_TEXT
 from .log import MAX_SEATS, MIN_SEATS, CoupLog
 
@@ -86,8 +87,6 @@ def table_rng(deal: int, table: int) -> random.Random:
 def play_table(deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> CoupLog:
     """Deal number ``deal`` with ``bots[i]`` in seat ``i + 1`` (``bots[i % len(bots)]`` when the
     table has more seats than bots); options as ``play_game``'s (``players``...)."""
-    from .bots import play_game
-
     bots = tuple(bots)
     players = table_seats(bots, options.pop("players", None))
     options.setdefault("game_id", f"coup-deal-{deal}-table-{table}")

@@ -19,6 +19,10 @@ True
 (None, ('1', '2'), '1', ['action', 'coins'], 177)
 >>> log.replay().findings
 []
+>>> log.meta  # the deal is known: every DECK came before play, and a TURN names the first player
+{'source': 'CoupBots Root log', 'lines': 7}
+>>> read("Sent to player 1: DECK|D|C\\nSent to player 2: DECK|E|E").meta["deal_unknown"]  # no TURN
+{'first_player': True}
 >>> read("Sent to player 1: DECK|D|Q")
 Traceback (most recent call last):
 ...

@@ -32,6 +32,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...duplicate import fingerprint
+from .bots import play_game
 from .log import MAX_SEATS, MIN_SEATS, PartyLog
 
 UNIT = "points"
@@ -77,8 +78,6 @@ def play_table(deal: int, bots: Sequence[str], table: int = 0, **options: Any) -
     """Deal number ``deal`` with ``bots[i]`` in seat ``p{i + 1}`` (``bots[i % len(bots)]``
     when the table has more seats than bots); options as ``play_game``'s (``players``,
     ``score_limit`` (default 3), ``hand_size``, ``rounds``...)."""
-    from .bots import play_game
-
     if not bots:
         raise ValueError("name at least one bot")
     n = table_seats(bots, options.pop("players", None))

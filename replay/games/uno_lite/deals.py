@@ -33,6 +33,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...duplicate import fingerprint
+from .bots import play_game
 from .cards import CARD_TEXT, NUMBER_OF
 from .engine import SEATS
 from .log import UnoLog
@@ -75,8 +76,6 @@ def table_rng(deal: int, table: int) -> random.Random:
 def play_table(deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> UnoLog:
     """Deal number ``deal`` played by ``bots[0]`` as P1 and ``bots[1]`` as P2 (one bot named
     plays both); options as ``play_game``'s (``players`` may say 2)."""
-    from .bots import play_game
-
     bots = tuple(bots)
     if len(bots) == 1:
         bots = bots * 2
