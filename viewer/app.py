@@ -2,7 +2,7 @@
 
 >>> app = create_app({"TESTING": True, "DB": "sqlite://"})
 >>> app.extensions["viewer_blueprints"]  # registered in this order
-['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'triage', 'study', 'api']
+['static', 'home', 'replay', 'picture', 'embed', 'upload', 'games', 'stats', 'deals', 'triage', 'study', 'api']
 
 Config comes from defaults, then ``GAME_REPLAY_*`` environment variables (``GAME_REPLAY_DB``
 becomes ``DB``), then the mapping passed in. More areas plug in by adding a blueprint to
@@ -40,6 +40,7 @@ BLUEPRINTS: list[str] = [
     "viewer.blueprints.upload:bp",
     "viewer.blueprints.games:bp",
     "viewer.blueprints.stats:bp",
+    "viewer.blueprints.deals:bp",
     "viewer.blueprints.triage:bp",
     "viewer.blueprints.study:bp",
     "viewer.blueprints.api:bp",
@@ -54,6 +55,9 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_MIN_SIZE": 500,
     "CODE_CACHE_SECONDS": 365 * 24 * 3600,
     "RECENT_GAMES": 10,
+    # a deal's listed tables (a game page's "Other tables" panel) are looked up at most this often
+    # per deal and process, in seconds (0: every request); services/deals.py
+    "DEAL_VERSION_SECONDS": 1.0,
     "PROXY_FIX": 0,  # reverse proxies in front (trust that many X-Forwarded-* hops)
     "JSON_SORT_KEYS": False,
     # pictures and animations (viewer/services/picture.py; docs/deploy.md, "Pictures")

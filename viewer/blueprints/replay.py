@@ -15,6 +15,7 @@ from ..services.replay import (  # noqa: F401
     ARCHIVED_CACHE_SECONDS,
     analysis_response,
     archived_game_page,
+    code_game_page,
     decode_code,
     game_from_archive,
     game_from_code,
@@ -35,10 +36,7 @@ def code_page(code: str) -> Response:
     if moved is not None:
         return moved
 
-    def make() -> str:
-        return render_game(game_from_code(code), "replay.html")
-
-    return immutable_page("r", make)
+    return code_game_page("r", code, "replay.html")
 
 
 @bp.get("/r/<code>.json")

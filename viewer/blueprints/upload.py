@@ -27,6 +27,7 @@ from ..services.upload import (  # noqa: F401
     uploads,
     viewed_upload,
 )
+from ..services.deals import stored_game_panel
 from ..services.replay import render_game
 from ..view import page_json
 from ..services.replay import analysis_response
@@ -62,8 +63,9 @@ def upload_form() -> Response:
 @bp.get("/u/<token>")
 def upload_game(token: str) -> Response:
 
-    game, _ = viewed_upload(token)
-    return _private(Response(render_game(game, "replay.html"), mimetype="text/html"))
+    game, archived = viewed_upload(token)
+    html = render_game(game, "replay.html", deal_panel=stored_game_panel(archived))
+    return _private(Response(html, mimetype="text/html"))
 
 
 @bp.get("/u/<token>.json")

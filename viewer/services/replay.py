@@ -27,6 +27,7 @@ from ..app import PageError, accepts_gzip, etag_for, get_archive, gzip_bytes
 from ..games import NoBoardError, board_for, game_titles
 from ..view import MAX_PERSPECTIVE, ViewedGame, build_charts, build_view, check_output, plotly_bundle
 from .. import ratelimit
+from . import deals
 from . import picture as pictures
 
 MAX_CODE = 4096
@@ -281,13 +282,29 @@ def immutable_page(kind: str, make: Callable[[], str]) -> Response:
     return cached_page(kind, make, f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
 
 
-def archived_game_page(kind: str, public_id: str, template: str) -> Response:
+def archived_game_page(kind: str, public_id: str, template: str, other_tables: bool = True) -> Response:
     """An archived game's page: looked up every time (a deleted game is gone at once), rendered
-    once per version of its stored bytes."""
+    once per version of its stored bytes and, for a game with deals, of its deal's listed
+    tables (the "Other tables" panel: ``services/deals.py``; ``other_tables=False``: a page
+    without it, an embed)."""
     archived = find_archived(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
-    return cached_page(kind, lambda: render_game(viewed_archived(archived), template),
-                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", version)
+    key = deals.archived_key(archived) if other_tables else None
+    deal, tables = deals.game_panel(key, own_id=archived.public_id)
+    return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal()),
+                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
+
+
+def code_game_page(kind: str, code: str, template: str) -> Response:
+    """A code page: immutable (rendered once, cached for a year), except for a game with deals,
+    whose "Other tables" panel changes as tables of its deal are stored: that page is kept per
+    version of the deal's listed tables and cached like an archived game's."""
+    key, canonical = deals.code_deal(code)
+    if key is None:
+        return immutable_page(kind, lambda: render_game(game_from_code(code), template))
+    deal, tables = deals.game_panel(key, own_code=canonical)
+    return cached_page(kind, lambda: render_game(game_from_code(code), template, deal_panel=deal()),
+                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", "deal\0" + tables)
 
 
 def legacy_redirect(code: str, prefix: str) -> Response | None:

@@ -9,7 +9,12 @@ game's name) to one game's games, ranked by their rating in that game (``archive
 Plackett-Luce rating, wins, win rate with its 95% Wilson interval, the zero-sum championship
 score). With ``name``, the rating after each rated game is charted too, one line per game. Think time is the time from the previous logged event to a
 seat's own move, over that name's latest :data:`THINK_SAMPLE` games (logs without times add
-nothing)."""
+nothing).
+
+For each game with deals (``GameModule.has_deals``) whose public games hold duplicated deals
+(deals played at two tables or more), ``duplicate`` gives per bot (or player) the plain score
+(mean result per table) and the duplicate score, each with its 95% interval, and how many deals
+and tables they rest on (``services/deals.py``, ``replay.duplicate.leaderboard``)."""
 
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from archive.summaries import think_times
 
 from ..app import PageError
 from ..games import game_titles
+from .deals import duplicate_stats
 from .upload import uploads
 THINK_SAMPLE = 300
 MAX_NAMES = 200
@@ -290,4 +296,11 @@ def stats_json(args) -> dict[str, Any]:
                 row.pop(key, None)
     if name:
         out["rating_history"] = rating_history(by, rows[0]["name"], game)
+    duplicated = duplicate_stats(by, game)
+    if name:  # that name's rows only
+        for board in duplicated:
+            board["standings"] = [s for s in board["standings"] if s["bot"].casefold() == name.casefold()]
+        duplicated = [board for board in duplicated if board["standings"]]
+    if duplicated:
+        out["duplicate"] = duplicated
     return out

@@ -195,7 +195,7 @@
                   Home: "start", End: "end", " ": "play", Spacebar: "play" };
       var what = map[ev.key];
       if (!what) return;
-      if (what === "play" && tag === "BUTTON") return; // a focused button handles Space itself
+      if (what === "play" && (tag === "BUTTON" || tag === "SUMMARY")) return; // a focused button (or a <details>' summary) handles Space itself
       ev.preventDefault();
       act(what);
     });

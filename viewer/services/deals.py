@@ -1,0 +1,351 @@
+"""Duplicate deals in the viewer: the "Other tables" panel of a game's page, ``/deal/<key>``
+(and ``.json``) and the duplicate scores of ``/stats``.
+
+A game whose module has deals (``GameModule.has_deals``) fingerprints each game's deal
+(``deal_key``) and scores each seat on its standard scale (``deal_scores``, in ``deal_unit``);
+the archive keeps both (``Archive.deal_tables``). Everything here reads **listed** games only: an
+unlisted upload is never one of another game's tables, and never moves a seat's mean.
+
+Duplicate scores are worked out here with ``replay.duplicate`` over the deal's listed tables
+(the first :data:`MAX_TABLES`): a seat's result minus that seat's mean over the tables with a
+result. The panel leaves out the page's own game (the same row, or for a code page the same
+canonical game) but counts it in the means when it is one of the listed tables, so the panel
+and ``/deal/<key>`` show the same numbers.
+
+Pages that show a panel are cached under a version of the deal's listed tables
+(:func:`ids_version`, one indexed query a request): a new table of the deal (or one deleted, published, hidden) makes
+another page.
+
+>>> number(7.0), number(-0.3333), number(1.5, signed=True), number(0.0, signed=True), number(None)
+('7', '-0.33', '+1.5', '0', '—')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Iterable
+
+from flask import current_app
+from sqlalchemy import bindparam, select
+
+from archive.models import Game
+from replay import duplicate
+from replay.codec import decode, encode
+from replay.errors import ReplayError
+from replay.games import game_for_format, get as get_game
+
+from ..app import PageError, get_archive
+from ..games import game_titles, installed_games, seat_order
+
+#: tables of one deal read (and shown) at most
+MAX_TABLES = 500
+#: code pages' deal keys kept per process (worked out from the decoded game once per code)
+KEY_MEMO = 20_000
+#: the longest code a page decodes (``services/replay.py``'s ``MAX_CODE``)
+MAX_CODE = 4096
+
+
+def number(value: float | None, signed: bool = False) -> str:
+    """A score as the pages show it: at most two decimals, no trailing zeros (``—``: none)."""
+    if value is None:
+        return "—"
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    if signed and not text.startswith("-") and text != "0":
+        text = "+" + text
+    return text
+
+
+def module_of(name: str) -> Any:
+    try:
+        return get_game(name)
+    except (LookupError, ImportError):
+        return None
+
+
+def has_deals(module: Any) -> bool:
+    return bool(module is not None and getattr(module, "has_deals", False))
+
+
+def key_of_log(log: Any) -> str | None:
+    """A log's deal key from its game's ``deal_key`` hook (None: no deals, a hook that fails, or
+    something that is not a key)."""
+    try:
+        module = game_for_format(log.format)
+    except (LookupError, ImportError, AttributeError):
+        return None
+    if not has_deals(module):
+        return None
+    try:
+        key = module.deal_key(log)
+    except Exception:  # a game's hook that fails costs the panel, never the page
+        return None
+    return key if isinstance(key, str) and duplicate.is_key(key) else None
+
+
+class KeyMemo:
+    """A thread-safe LRU of ``name -> value`` for values that never change for their name (a
+    code's deal key, the deal key of stored bytes by their hash)."""
+
+    def __init__(self, size: int = KEY_MEMO):
+        self.size = size
+        self.items: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def peek(self, name: str) -> Any:
+        with self.lock:
+            return self.items.get(name)
+
+    def put(self, name: str, value: Any) -> None:
+        with self.lock:
+            self.items[name] = value
+            self.items.move_to_end(name)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def get(self, name: str, make: Callable[[], Any]) -> Any:
+        with self.lock:
+            if name in self.items:
+                self.items.move_to_end(name)
+                return self.items[name]
+        value = make()
+        self.put(name, value)
+        return value
+
+
+def _memo() -> KeyMemo:
+    found = current_app.extensions.get("deal_keys")
+    if found is None:
+        found = current_app.extensions.setdefault("deal_keys", KeyMemo())
+    return found
+
+
+def code_deal(code: str) -> tuple[str | None, str | None]:
+    """``(deal key, canonical code)`` of a code page's game (``(None, None)`` when its game has
+    no deals or the code does not decode: the page says why). Worked out once per code."""
+
+    if len(code) > MAX_CODE:
+        return None, None
+
+    def make() -> tuple[str | None, str | None]:
+        try:
+            log = decode(code)
+        except Exception:  # the page itself says what is wrong with the code
+            return None, None
+        key = key_of_log(log)
+        if key is None:
+            return None, None
+        try:
+            canonical = encode(log)
+        except ReplayError:
+            canonical = code
+        return key, canonical
+
+    return _memo().get("r\0" + hashlib.sha256(code.encode("utf-8", "replace")).hexdigest(), make)
+
+
+def archived_key(archived: Any) -> str | None:
+    """A stored game's deal key, as ingest kept it (``Archive.deal_key_of``; None: its game
+    has no deals, or its log does not tell the whole deal)."""
+    if not has_deals(module_of(archived.game)):
+        return None
+    archive = get_archive()
+    row_id = archive.ids.decode(archived.public_id)
+    return None if row_id is None else archive.deal_key_of(row_id)
+
+
+def stored_game_panel(archived: Any) -> dict[str, Any] | None:
+    """The panel of a stored game's page that is not cached (an upload's ``/u/<token>``)."""
+    return game_panel(archived_key(archived), own_id=archived.public_id)[0]()
+
+
+# --- the deal's tables ---------------------------------------------------------------------------
+
+def _codes(row_ids: list[int]) -> dict[int, str | None]:
+    archive = get_archive()
+    with archive.engine.connect() as conn:
+        return dict(conn.execute(select(Game.id, Game.code).where(Game.id.in_(row_ids))).all())
+
+
+def stored_tables(key: str, with_codes: bool = False) -> list[dict[str, Any]]:
+    """The deal's listed tables as the archive gives them (``Archive.deal_tables``), oldest
+    first; with ``with_codes`` each has its ``code`` too."""
+    tables = get_archive().deal_tables(key, listed_only=True, limit=MAX_TABLES)
+    if with_codes and tables and any("code" not in t for t in tables):
+        codes = _codes([t["row_id"] for t in tables])
+        for t in tables:
+            t.setdefault("code", codes.get(t["row_id"]))
+    return tables
+
+
+def _who(seat: dict[str, Any]) -> str:
+    return seat.get("name") or seat.get("bot") or seat["seat"]
+
+
+def deal_view(key: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """The deal's tables compared seat by seat: per table each seat's player (name, bot), won,
+    result and duplicate score (``replay.duplicate.duplicate_scores`` over these tables); the
+    seats in table order, each seat's mean, the game, its title and unit."""
+    game = tables[0]["game"]
+    module = module_of(game)
+    seats = seat_order(game, list(dict.fromkeys(s["seat"] for t in tables for s in t["seats"])))
+    rows = [duplicate.Table(key, {s["seat"]: _who(s) for s in t["seats"]},
+                            {s["seat"]: s["score"] for s in t["seats"] if s["score"] is not None}, t["public_id"])
+            for t in tables]
+    means = duplicate.seat_means(rows)
+    dup = duplicate.duplicate_scores(rows)
+    out_tables = []
+    for t, scores in zip(tables, dup):
+        by_seat = {s["seat"]: s for s in t["seats"]}
+        cells = {}
+        for seat in seats:
+            s = by_seat.get(seat)
+            if s is None:
+                continue
+            cells[seat] = {"name": s.get("name"), "bot": s.get("bot"), "won": s.get("won"), "score": s["score"],
+                           "duplicate": scores.get(seat)}
+        winners = [seat for seat in seats if (by_seat.get(seat) or {}).get("won")]
+        started = t.get("started_at")
+        out_tables.append({
+            "id": t["public_id"], "url": f"/g/{t['public_id']}",
+            "started_at": started.isoformat().replace("+00:00", "Z") if started else None,
+            "end_reason": t["end_reason"], "winners": winners, "findings": t.get("findings", 0),
+            "seats": cells,
+        })
+    return {
+        "key": key, "url": f"/deal/{key}", "json_url": f"/deal/{key}.json",
+        "game": game, "title": game_titles().get(game, game),
+        "unit": (getattr(module, "deal_unit", None) or "points"),
+        "seats": seats, "count": len(tables), "truncated": len(tables) >= MAX_TABLES,
+        "means": {seat: means[seat] for seat in seats if seat in means},
+        "tables": out_tables,
+    }
+
+
+def check_key(key: str) -> None:
+    """``PageError(404)`` for text that is not shaped like a deal key (``replay.duplicate.is_key``)."""
+    if not duplicate.is_key(key):
+        raise PageError(f"{key[:40]!r} is not a deal key: a deal key is {duplicate.KEY_LENGTH} lowercase "
+                        "hexadecimal digits", 404, "No such deal")
+
+
+def deal_page(key: str) -> dict[str, Any]:
+    """``/deal/<key>``'s data (``PageError(404)`` for a malformed key or one no listed game has)."""
+    check_key(key)
+    tables = stored_tables(key)
+    if not tables:
+        raise PageError(f"no public game was dealt the deal {key}", 404, "No such deal")
+    return deal_view(key, tables)
+
+
+def panel(key: str | None, tables: list[dict[str, Any]] | None, own_id: str | None = None,
+          own_code: str | None = None) -> dict[str, Any] | None:
+    """The "Other tables" panel: the deal's view without the page's own game (the row
+    ``own_id``, or the tables whose code is ``own_code``). None when no other table is stored."""
+    if not key or not tables:
+        return None
+    view = deal_view(key, tables)
+    own = {t["public_id"] for t in tables if t["public_id"] == own_id or (own_code and t.get("code") == own_code)}
+    others = [t for t in view["tables"] if t["id"] not in own]
+    if not others:
+        return None
+    return {**view, "tables": others, "others": len(others)}
+
+
+#: built once: a request pays for the query, not for building it
+_LISTED_IDS = (select(Game.id).where(Game.deal_key == bindparam("key"), Game.listed.is_(True))
+               .order_by(Game.id).limit(MAX_TABLES))
+
+
+def listed_ids(key: str) -> list[int]:
+    """The row ids of the deal's listed tables, in row order: one indexed query
+    (``ix_games_deal_key``), all a cached page needs to know whether it is still the same."""
+    with get_archive().engine.connect() as conn:
+        return list(conn.execute(_LISTED_IDS, {"key": key}).scalars())
+
+
+def listed_version(key: str) -> str:
+    """:func:`ids_version` of the deal's listed tables, kept per process for
+    ``DEAL_VERSION_SECONDS`` (default 1 s; 0: asked every time): under load the pages of one
+    deal cost one query a second, and a new table shows on them within that second."""
+    seconds = float(current_app.config.get("DEAL_VERSION_SECONDS", 1.0))
+    if seconds <= 0:
+        return ids_version(listed_ids(key))
+    memo = current_app.extensions.get("deal_versions")
+    if memo is None:
+        memo = current_app.extensions.setdefault("deal_versions", KeyMemo())
+    now = time.monotonic()
+    found = memo.peek(key)
+    if found is not None and found[0] > now:
+        return found[1]
+    version = ids_version(listed_ids(key))
+    memo.put(key, (now + seconds, version))
+    return version
+
+
+def ids_version(ids: Iterable[int]) -> str:
+    """The version of a deal's listed tables (their row ids): a table stored, deleted,
+    published or hidden makes another one; ``""``: none."""
+    ids = list(ids)
+    return hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16] if ids else ""
+
+
+def game_panel(key: str | None, own_id: str | None = None, own_code: str | None = None
+               ) -> tuple[Callable[[], dict[str, Any] | None], str]:
+    """``(make, version)`` for a page: ``make()`` builds the panel (or None: no other table), and
+    ``version`` is that of the deal's listed tables (:func:`ids_version`), which the page is
+    cached under (``""``: no deal key, or no listed table). Only ``version`` is read on every
+    request; the panel is built when the page is rendered."""
+    if not key:
+        return (lambda: None), ""
+    version = listed_version(key)
+    if not version:
+        return (lambda: None), ""
+    return (lambda: panel(key, stored_tables(key, with_codes=own_code is not None), own_id, own_code)), version
+
+
+def deal_version(key: str) -> str:
+    """``/deal/<key>``'s version (``PageError(404)`` as :func:`deal_page` for a key no listed
+    game has or a malformed one)."""
+    check_key(key)
+    version = listed_version(key)
+    if not version:
+        raise PageError(f"no public game was dealt the deal {key}", 404, "No such deal")
+    return version
+
+
+# --- stats ---------------------------------------------------------------------------------------
+
+def duplicate_stats(by: str, game: str | None) -> list[dict[str, Any]]:
+    """For ``/stats``: per game with deals (``game`` alone, or every game) that has duplicated
+    deals among its listed games, its leaderboard (``Archive.duplicate_leaderboard``) as JSON,
+    with the game's name and title."""
+    archive = get_archive()
+    titles = game_titles()
+    names = [game] if game else [g.name for g in installed_games() if has_deals(g)]
+    names = [n for n in names if has_deals(module_of(n))]
+    if not names:
+        return []
+    duplicated = archive.duplicated_games(listed_only=True)
+    out = []
+    for name in names:
+        if not duplicated.get(name):
+            continue
+        board = archive.duplicate_leaderboard(name, by=by, listed_only=True)
+        if not board.duplicated_deals:
+            continue
+        data = board.to_json()
+        data["game"], data["title"] = name, titles.get(name, name)
+        for standing, row in zip(board.standings, data["standings"]):
+            row["plain_text"] = standing.plain.text(2)
+            row["duplicate_text"] = standing.duplicate.text(2, signed=True)
+        out.append(data)
+    return out
+
+
+__all__ = ["MAX_TABLES", "code_deal", "archived_key", "deal_page", "deal_view", "duplicate_stats",
+           "deal_version", "game_panel", "ids_version", "key_of_log", "listed_ids", "number", "panel", "stored_tables"]
