@@ -99,8 +99,15 @@ dictionaries), ``archive.ingest`` (batches, one transaction each), ``archive.que
   every copy of the same game; ``Archive.analyse_pending(limit=None, progress=None)`` fills it
   for archived games; ``Archive.analysis_stats(by)`` gives per player or bot the analysed
   games, mistakes and what they lost (``lost``, ``lost_per_game``). Never done at ingest.
+- Duplicate deals (``archive/deals.py``, ``docs/archive.md``): ingest keeps each game's deal key
+  (``GameModule.deal_key``, ``games.deal_key``) and each seat's result (``deal_scores``,
+  ``game_players.deal_score``). ``Archive.deal_key_of(row_id)``, ``Archive.deal_tables(key)``
+  (every game of a deal, each seat's result and duplicate score),
+  ``Archive.duplicate_leaderboard(game, by="bot"|"player")`` (``replay.duplicate.Leaderboard``),
+  ``Archive.duplicated_games()``; ``Archive.fill_deals()`` fills archives made before them.
 - CLI (``archive/cli.py``): ``game-replay ingest PATH... [--watch DIR] [-v] [--json]`` and
-  ``game-replay archive list|show|stats|analyse|export|retry|fill-codes|retrain``, each with ``--db``.
+  ``game-replay archive list|show|stats|analyse|export|retry|fill-codes|fill-deals|retrain``, each with
+  ``--db``.
 
 How raw bytes are kept: content-addressed ``blobs`` (SHA-256 of the bytes), zstd-compressed
 with a dictionary trained on the archive's own logs (``dictionaries`` table, versioned; a blob

@@ -535,7 +535,7 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
     for col in columns:
         table.add_column(col, justify="left" if col == by else "right", overflow="fold")
     for r in rows:
-        if "rating" not in r:  # a name with deal scores only (the duplicate table shows it)
+        if r.get("rating") is None:  # a name with deal scores only (the duplicate table shows it)
             continue
         low, high = r["win_rate_95"]
         cells = [str(r["rank"]), clean(r["name"]), f"{r['rating']:.2f}", str(r["games"]), str(r["wins"]),
@@ -564,14 +564,16 @@ def _rests_on(board) -> dict[str, int]:
 def _add_duplicate(rows: list[dict[str, Any]], board) -> None:
     """Each leaderboard row's duplicate-deal figures (``replay.duplicate.Standing`` as JSON, its
     ``unit`` and what the whole board rests on) under ``duplicate``; a bot or player that has
-    deal scores but no rating row (no decided public game) gets a row of its own (rank None)."""
+    deal scores but no rating row (no decided public game) gets a row of its own: the other
+    rows' fields null, but ``name`` and ``duplicate``."""
     rests = _rests_on(board)
     mine = {s.bot: s for s in board.standings}
     for r in rows:
         standing = mine.pop(r["name"], None)
         r["duplicate"] = None if standing is None else {**standing.to_json(), "unit": board.unit, "rests_on": rests}
+    blank = dict.fromkeys(rows[0]) if rows else {}  # the other rows' fields, null
     for name, standing in mine.items():
-        rows.append({"rank": None, "name": name,
+        rows.append({**blank, "rank": None, "name": name,
                      "duplicate": {**standing.to_json(), "unit": board.unit, "rests_on": rests}})
 
 

@@ -148,6 +148,33 @@ def test_ingest_stores_the_key_and_each_seats_score(archive, module):
             assert scores == {str(s): float(v) for s, v in module.deal_scores(log.replay()).items()}
 
 
+def test_a_folder_ingested_through_the_writer_process_keeps_keys_and_scores(archive, module, tmp_path, monkeypatch):
+    """A walk of several batches commits in the writer process (``archive/writer.py``): the
+    rows it writes carry the deal too."""
+    import archive.ingest as ingest
+
+    monkeypatch.setattr(ingest, "BATCH_GAMES", 3)
+    started = []
+
+    class Counted(ingest.WriterProcess):
+        def __init__(self, *args, **kwargs):
+            started.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(ingest, "WriterProcess", Counted)
+    logs = _tables(module, range(5))
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for i, log in enumerate(logs):
+        (folder / f"t{i:02d}.json").write_text(log.canonical_json(), encoding="utf-8")
+    results = archive.ingest_paths([str(folder)])
+    assert len(results) == len(logs) and {r.status for r in results} == {"stored"} and started
+    ids = [archive.ids.decode(r.public_id) for r in sorted(results, key=lambda r: r.source)]
+    assert [archive.deal_key_of(i) for i in ids] == [module.deal_key(log) for log in logs]
+    expected = duplicate.leaderboard(_expected_tables(module, logs, ids), unit=module.deal_unit)
+    assert archive.duplicate_leaderboard(GAME).to_json() == expected.to_json()
+
+
 def test_a_game_cut_short_keeps_its_key_and_has_no_scores(archive, module):
     """An illegal or unfinished game is stored as before: its deal is known, its result is not."""
     (log,) = _tables(module, [3], bots=[_bots(module)[0]])[:1]
@@ -445,3 +472,21 @@ def test_stats_without_duplicated_deals_say_so_in_one_line(cli_runner, db_url, m
     assert f"{GAME}: no duplicated deals" in out and "duplicate (" not in out
     code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--game", GAME, "--json")
     assert all("duplicate" not in r for r in json.loads(out))
+
+
+def test_a_name_with_deal_scores_but_no_rating_gets_a_row_of_nulls():
+    from archive.cli import _add_duplicate
+
+    tables = [duplicate.Table("d", {"N": "a", "S": "b"}, {"N": 2, "S": 1}),
+              duplicate.Table("d", {"N": "b", "S": "a"}, {"N": 3, "S": 0})]
+    board = duplicate.leaderboard(tables, unit="tricks")
+    rows = [{"rank": 1, "name": "a", "rating": 3.5, "figures": {}}]
+    _add_duplicate(rows, board)
+    by_name = {s.bot: s for s in board.standings}
+    rests = {"deals": 1, "tables": 2, "duplicated_deals": 1, "duplicated_tables": 2}
+    assert rows == [
+        {"rank": 1, "name": "a", "rating": 3.5, "figures": {},
+         "duplicate": {**by_name["a"].to_json(), "unit": "tricks", "rests_on": rests}},
+        {"rank": None, "name": "b", "rating": None, "figures": None,
+         "duplicate": {**by_name["b"].to_json(), "unit": "tricks", "rests_on": rests}},
+    ]

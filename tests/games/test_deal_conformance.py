@@ -113,12 +113,11 @@ def test_consecutive_deals_are_told_apart_and_mostly_scored(name):
     assert sum(s is not None for s in scored) >= 9
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [n for n in GAMES if get(n).sample_logs is not None])
 def test_deal_key_of_every_sample_log_never_raises(name):
+    """(A game whose samples are not in a folder of its own reads them in its own deal tests.)"""
     game = get(name)
     folder = game.sample_logs
-    if folder is None:
-        pytest.skip("no bundled sample logs")
     files = [p for p in sorted(Path(folder).rglob("*")) if p.is_file() and p.suffix != ".py"]
     read = 0
     for path in files:

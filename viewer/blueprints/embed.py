@@ -40,7 +40,7 @@ def embed_code(code: str) -> Response:
 @bp.get("/embed/g/<public_id>")
 @frameable
 def embed_archived(public_id: str) -> Response:
-    return archived_game_page("embed-g", public_id, "embed.html")
+    return archived_game_page("embed-g", public_id, "embed.html", other_tables=False)
 
 
 def _dimension(name: str) -> int | None:

@@ -282,13 +282,15 @@ def immutable_page(kind: str, make: Callable[[], str]) -> Response:
     return cached_page(kind, make, f"public, max-age={current_app.config['CODE_CACHE_SECONDS']}, immutable")
 
 
-def archived_game_page(kind: str, public_id: str, template: str) -> Response:
+def archived_game_page(kind: str, public_id: str, template: str, other_tables: bool = True) -> Response:
     """An archived game's page: looked up every time (a deleted game is gone at once), rendered
     once per version of its stored bytes and, for a game with deals, of its deal's listed
-    tables (the "Other tables" panel: ``services/deals.py``)."""
+    tables (the "Other tables" panel: ``services/deals.py``; ``other_tables=False``: a page
+    without it, an embed)."""
     archived = find_archived(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
-    deal, tables = deals.game_panel(deals.archived_key(archived), own_id=archived.public_id)
+    key = deals.archived_key(archived) if other_tables else None
+    deal, tables = deals.game_panel(key, own_id=archived.public_id)
     return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal()),
                        f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
 

@@ -231,8 +231,9 @@ class FloatingBridge(GameModule):
         return _deals.deal_key(log)
 
     def deal_scores(self, replay: GameReplay) -> dict[str, int] | None:
-        """Each seat's side's tricks (the declarer and its partner, or the defenders); None for a
-        game passed out, cut short or stopped by a fatal finding (``deals.deal_scores``)."""
+        """Each seat's side's tricks over (+) or short (-) of the side's number (the declarer and its
+        partner, or the defenders): ``+1`` made with one over, ``-2`` two down; None for a game
+        passed out, cut short or stopped by a fatal finding (``deals.deal_scores``)."""
         return _deals.deal_scores(replay)
 
     def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> GameLog:

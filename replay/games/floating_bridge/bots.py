@@ -151,7 +151,21 @@ class GreedyBot(Bot):
         return min(legal, key=lambda c: (c // 13 == trump, c % 13))
 
 
-BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+class CautiousBot(GreedyBot):
+    """Greedy's play and partner call, but a cautious bidder: it never bids past the two level
+    (where greedy would go higher, it passes). A bot close to greedy in strength, for the
+    championships and the duplicate bench to tell apart (``bench/duplicate.py``)."""
+
+    name = "cautious"
+
+    def call(self, game: Game, seat: Seat) -> Call:
+        call = super().call(game, seat)
+        if call != PASS and call // 5 + 1 > 2:
+            return PASS
+        return call
+
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "cautious": CautiousBot}
 
 
 BOT_NAMES = ("Ana", "Ben", "Chi", "Dev", "Eli", "Fay", "Gus", "Hui", "Ivo", "Jun")

@@ -6,12 +6,16 @@ as the issue asks ("the 52 cards and who calls first"). The rules are not part o
 championship plays all its tables under one preset. A log whose hands are not a whole deal (a
 hand without 13 cards, a card twice) has no key.
 
-**The scores** are tricks: each seat's result is the number of tricks its side took, the
-declarer's side (the declarer and its partner; the declarer alone when it called one of its own
-cards, where the rules allow it) or the defenders. Under the ``bridgebot`` rules play stops as
-soon as a side reaches its number, so the two sides' tricks add up to the tricks played; under
-``all-tricks`` they add up to 13. A game that did not finish (passed out, cancelled, timed out,
-abandoned, or stopped by a fatal finding) gives no scores.
+**The scores** are tricks, counted as bridge results are: each seat's side's tricks over (+) or
+short (-) of the number that side needed (the declarer's side ``6 + level``, the defenders
+``8 - level``): ``+1`` made with one over, ``-2`` two down. The side is the declarer and its
+partner (the declarer alone when it called one of its own cards, where the rules allow it) or
+the defenders. Counting against the side's number (and not raw tricks) is what lets a deal's
+tables be compared: the contract each table reached is part of its result. Under the
+``bridgebot`` rules play stops as soon as a side reaches its number, so that side scores 0 and
+the other its shortfall; under ``all-tricks`` the two sides' margins add up to -1 (13 tricks
+against the 14 the two numbers ask for). A game that did not finish (passed out, cancelled,
+timed out, abandoned, or stopped by a fatal finding) gives no scores.
 
 >>> from .bots import play_table
 >>> log = play_table(5, ("greedy", "greedy", "greedy", "greedy"), rules="all-tricks")
@@ -21,7 +25,7 @@ abandoned, or stopped by a fatal finding) gives no scores.
 ['E', 'N', 'S', 'W']
 >>> defender = next(s for s, role in replay.roles().items() if role == "defender")
 >>> scores[replay.declarer.name] + scores[defender]
-13
+-1
 """
 
 from __future__ import annotations
@@ -60,17 +64,19 @@ def deal_key(log: Any) -> str | None:
 
 
 def deal_scores(replay: Any) -> dict[str, int] | None:
-    """Each seat's side's tricks (``N``, ``E``, ``S``, ``W``), or None for a game without a result.
-
-    The judged game already says who is on which side and how many tricks each side took
-    (``replay.result``: only a completed game, checked to its end, has a winner)."""
+    """Each seat's side's tricks over or short of its number (``N``, ``E``, ``S``, ``W``), or
+    None for a game without a result. The judged game already says who is on which side, how
+    many tricks each side took and needed (``replay.result``: only a completed game, checked to
+    its end, has a winner)."""
     result = replay.result
     if result.winner is None or replay.declarer is None or not replay.checked:
         return None
     side = {replay.declarer}
     if replay.partner_seat is not None:  # the declarer's own card: it plays alone
         side.add(replay.partner_seat)
-    return {seat.name: result.declarer_tricks if seat in side else result.defender_tricks for seat in SEATS}
+    declarers = result.declarer_tricks - result.needed
+    defenders = result.defender_tricks - result.defenders_needed
+    return {seat.name: declarers if seat in side else defenders for seat in SEATS}
 
 
 __all__ = ["deal_key", "deal_parts", "deal_scores"]

@@ -2,7 +2,7 @@
 
 Every table of a deal (``replay.duplicate.rotation``) is dealt the same whoever sits there, so
 its key is the same; different deals, a card moved or another first bidder give another key;
-``deal_scores`` is each seat's side's tricks; and ``selfplay`` still gives the logs it gave
+``deal_scores`` is each seat's side's tricks over or short of its number; and ``selfplay`` still gives the logs it gave
 before ``play_table`` shared its code.
 """
 
@@ -145,11 +145,16 @@ def test_side_tricks_are_each_sides_and_add_up(deal, bots, table):
         assert len(declarers) == len(defenders) == 1  # one number a side
         total = declarers.pop() + defenders.pop()
         assert declarers == defenders == set()
-        assert scores[replay.declarer.name] == replay.result.declarer_tricks
-        if rules == "all-tricks":
-            assert total == 13
-        else:  # play stops once a side reaches its number
-            assert total == len(replay.trick_winners) <= 13
+        result = replay.result
+        assert scores[replay.declarer.name] == result.declarer_tricks - result.needed
+        assert result.needed + result.defenders_needed == 14
+        if rules == "all-tricks":  # 13 tricks against the 14 the two numbers ask for
+            assert total == -1
+        else:  # play stops once a side reaches its number: that side 0, the other its shortfall
+            assert total + 14 == len(replay.trick_winners) <= 13
+            winner = result.declarer_tricks - result.needed if result.winner == "declarer" else \
+                result.defender_tricks - result.defenders_needed
+            assert winner == 0 and total < 0
 
 
 def test_the_declarer_alone_keeps_its_own_tricks(monkeypatch):
@@ -168,9 +173,9 @@ def test_the_declarer_alone_keeps_its_own_tricks(monkeypatch):
         pytest.fail("no deal where the declarer called its own card")
     scores = GAME.deal_scores(replay)
     alone = replay.declarer.name
-    assert scores[alone] == replay.result.declarer_tricks
+    assert scores[alone] == replay.result.declarer_tricks - replay.result.needed
     others = [scores[s.name] for s in SEATS if s.name != alone]
-    assert len(set(others)) == 1 and scores[alone] + others[0] == 13
+    assert len(set(others)) == 1 and scores[alone] + others[0] == -1
 
 
 def test_no_scores_for_a_game_cut_short_passed_out_or_broken():
