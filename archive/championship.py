@@ -148,10 +148,15 @@ def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal:
     options: dict[str, Any] = {}
     if players is not None:
         low, high = game.player_counts
-        if low is None:
-            raise UserError(f"--players is for games with a variable number of seats; {game.title} has a fixed table")
-        if not low <= players <= high:
+        if low is not None and not low <= players <= high:
             raise UserError(f"{game.title} has {low} to {high} seats, not {players}")
+        try:
+            seated = game.table_seats(names, players=players)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"--players {players}: {exc}") from None
+        if seated != players:  # the game's tables do not take the option
+            raise UserError(f"--players is for games with a variable number of seats; {game.title} seats "
+                            f"{plural(seated, 'player')} here")
         options["players"] = players
     seats = game.table_seats(names, **options)
     return Plan(game_name, tuple(names), deals, first_deal, players, seats, tuple(rotation(seats, names)))

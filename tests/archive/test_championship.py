@@ -242,6 +242,7 @@ def bad_runs(tmp_path):
     yield ["--game", game, "--bots", "nobody", "--deals", "2"], "'nobody': not a"
     yield ["--game", game, "--bots", bots, "--deals", "0"], "--deals must be at least 1"
     yield ["--game", game, "--bots", f"{bots},{two_bots(game)[0]}", "--deals", "1"], "named twice"
+    yield ["--game", game, "--bots", bots, "--deals", "1", "--players", "11"], "seats"
     without = [n for n in names() if not get(n).has_deals]
     if without:
         yield ["--game", without[0], "--bots", "random", "--deals", "2"], "has no duplicate deals"
