@@ -88,8 +88,11 @@ def test_derived_rows_have_no_foreign_keys_and_go_with_their_game(db_url):
 
     def rows(game_id: int | None = None) -> dict[str, list]:
         where = "" if game_id is None else f" WHERE game_id = {int(game_id)}"
+        found = inspect(archive.engine)
+        # (but game_players.deal_score: migration 0015's, gone below it, back empty until fill-deals)
+        columns = {t: ", ".join(c["name"] for c in found.get_columns(t) if c["name"] != "deal_score") for t in tables}
         with archive.engine.connect() as conn:
-            return {t: sorted(map(tuple, conn.execute(text(f"SELECT * FROM {t}{where}")))) for t in tables}
+            return {t: sorted(map(tuple, conn.execute(text(f"SELECT {columns[t]} FROM {t}{where}")))) for t in tables}
 
     def indexes() -> dict[str, set[str]]:
         found = inspect(archive.engine)

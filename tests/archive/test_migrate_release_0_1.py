@@ -31,6 +31,9 @@ FIXTURE = FIXTURES / "archive-0.1.0.db"
 MAIN_FIXTURE = FIXTURES / "archive-main-1f49517.db"
 #: the bridge columns migration 0012 turns into facts only
 BRIDGE_COLUMNS = ("contract", "declarer", "partner_seat", "result")
+#: columns of those tables added since release 0.1 (``game``, ``role`` and ``won`` 0002,
+#: ``think_ms`` 0006, ``deal_key`` and ``deal_score`` 0015)
+ADDED_SINCE = ("game", "role", "won", "think_ms", "deal_key", "deal_score")
 TABLES = ("settings", "dictionaries", "blobs", "games", "game_players", "game_findings", "receipts", "quarantine")
 
 
@@ -44,7 +47,7 @@ def _snapshot(url: str, dropped: tuple[str, ...] = ()) -> dict[str, list[tuple]]
     with engine.connect() as conn:
         for name in TABLES:
             table = meta.tables[name]
-            old = [c for c in table.columns if c.name not in ("game", "role", "won", "think_ms")  # added since
+            old = [c for c in table.columns if c.name not in ADDED_SINCE
                    and not (name == "games" and c.name in dropped)]
             rows = conn.execute(select(*old).order_by(*table.primary_key.columns)).all()
             out[name] = [tuple(r) for r in rows]
