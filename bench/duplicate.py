@@ -1,12 +1,13 @@
 """Duplicate deals against independent deals: how much narrower the 95% interval of the score
 difference between two bots gets when every deal is played at every table of the rotation.
 
-    python bench/duplicate.py [--games 2000] [--rounds 5] [--seed 1] [--only GAME] [--json]
+    python bench/duplicate.py [--games 2000] [--rounds 5] [--seed 1] [--only GAME] [--first-pair]
+                              [--match GAME:A,B] [--json]
 
-For each registered game with deals (``GameModule.has_deals``) and two of its bots (the first two
-of its default bots, then its other bots: with this project's games greedy vs random, greedy vs
-random, honest vs bluffer, tag vs call; a table of one seat a bot, so heads-up where the table
-varies), at the same number of games G:
+For each registered game with deals (``GameModule.has_deals``) and every pair of its bots (its
+default bots first; ``--first-pair``: only the first pair; ``--match``: the pairs named), a
+table of one seat a bot where the table varies (heads-up hold'em, two-seat Coup), at the same
+number of games G:
 
 - **duplicated**: G / T deals, each played at every one of the T tables of
   ``replay.duplicate.rotation(GAME.table_seats(bots), bots)``;
@@ -29,6 +30,7 @@ games' hooks, so a plugin game with deals is measured too.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -56,20 +58,28 @@ class Match:
         return f"{get(self.game).title}, {self.a} vs {self.b}"
 
 
-def pair(game: str) -> tuple[str, str] | None:
-    """The game's two bots: the first two of its default bots and then its other bots."""
+def pairs(game: str, every: bool = True) -> list[tuple[str, str]]:
+    """The game's pairs of bots: every pair of its bots (default bots first), or only the first two."""
     module = get(game)
     bots = list(dict.fromkeys([*module.default_bots, *module.bots]))
-    return (bots[0], bots[1]) if len(bots) >= 2 else None
+    found = list(itertools.combinations(bots, 2))
+    return found if every else found[:1]
 
 
-def matches(only: list[str] | None = None) -> list[Match]:
-    """Every registered game with deals and two bots (or those of ``only``)."""
-    found = []
-    for game in names():
-        if (only is None or game in only) and get(game).has_deals and (bots := pair(game)) is not None:
-            found.append(Match(game, *bots))
-    return found
+def matches(only: list[str] | None = None, every: bool = True, chosen: list[str] | None = None) -> list[Match]:
+    """Every registered game with deals and two bots (or those of ``only``), with every pair of its
+    bots (or the first pair); ``chosen`` (``GAME:a,b``) names the pairs instead."""
+    if chosen:
+        found = []
+        for text in chosen:
+            game, _, bots = text.partition(":")
+            a, _, b = bots.partition(",")
+            if game not in names() or not get(game).has_deals or a not in get(game).bots or b not in get(game).bots:
+                raise SystemExit(f"--match {text!r}: not GAME:a,b of a game with deals and two of its bots")
+            found.append(Match(game, a, b))
+        return found
+    return [Match(game, a, b) for game in names() if (only is None or game in only) and get(game).has_deals
+            for a, b in pairs(game, every)]
 
 
 def play(match: Match, deal: int, table: int, seat_bots: tuple[str, ...]) -> Table | None:
@@ -159,20 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1, help="the first deal's number")
     parser.add_argument("--only", action="append", default=None, metavar="GAME", help="only this game (repeatable)")
+    parser.add_argument("--first-pair", action="store_true", help="only each game's first pair of bots (default: every pair)")
+    parser.add_argument("--match", action="append", default=None, metavar="GAME:A,B", help="only this game and pair (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
     print("$ python " + " ".join(["bench/duplicate.py"] + (argv if argv is not None else sys.argv[1:])))
     print(f"Python {sys.version.split()[0]}, load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    chosen = matches(args.only)
+    chosen = matches(args.only, not args.first_pair, args.match)
     print(f"{args.rounds} round(s) of {args.games} games per game and side: duplicated (G / T deals at the T tables "
           f"of the rotation) against independent (G deals, one table each); width of the 95% interval of the "
           f"score difference a - b, and the ratio independent / duplicated\n", flush=True)
-    rounds: dict[str, list[dict[str, Any]]] = {m.game: [] for m in chosen}
+    rounds: dict[str, list[dict[str, Any]]] = {m.label: [] for m in chosen}
     for r in range(args.rounds):
         first = args.seed + 2 * args.games * r
         for match in chosen:
             result = one_round(match, args.games, first)
-            rounds[match.game].append(result)
+            rounds[match.label].append(result)
             dup, ind = result["duplicated"], result["independent"]
             print(f"round {r + 1} {match.label} ({result['unit']}): ratio {_num(result['ratio'], 2)}; "
                   f"independent {_num(ind['difference'])} ± {_num(ind['half_width'])} (width {_num(ind['width'])}, "
@@ -184,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'game, bots':<40} {'ratio':>6} {'width independent':>18} {'width duplicated':>17} {'rho':>6}  unit")
     summary = []
     for match in chosen:
-        results = rounds[match.game]
+        results = rounds[match.label]
         ratios = [x["ratio"] for x in results if x["ratio"] is not None]
         ind = [x["independent"]["width"] for x in results if x["independent"]["width"] is not None]
         dup = [x["duplicated"]["width"] for x in results if x["duplicated"]["width"] is not None]
