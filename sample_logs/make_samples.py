@@ -223,9 +223,14 @@ def outcome(path: Path) -> list[tuple[str, str, str, str, str]]:
     return rows
 
 
+#: the championship sample: these deals, each at every table of the two bots' rotation
+CHAMPIONSHIP_DEALS = (1, 2, 3)
+CHAMPIONSHIP_BOTS = ("greedy", "cautious")
+
+
 def main() -> None:
     notes: dict[str, str] = {}
-    for folder in ("selfplay", "batch"):
+    for folder in ("selfplay", "batch", "championship"):
         shutil.rmtree(HERE / folder, ignore_errors=True)
         (HERE / folder).mkdir()
     broken = HERE / "broken"
@@ -258,6 +263,20 @@ def main() -> None:
     zst.write_bytes(zstandard.ZstdCompressor(level=19).compress(raw))
     files.append(zst)
     notes[zst.name] = f"zstd-compressed; {ZST[0]} bots, {ZST[1]}, seed {ZST[2]}"
+
+    # a small bot championship on duplicated deals (``game-replay championship``'s tables): each
+    # deal at the four tables of the rotation, so the viewer's "Other tables" panel, /deal/<key>
+    # and the duplicate scores on /stats have something to show on first start
+    from replay.duplicate import rotation
+    from replay.games import get
+
+    bridge = get("floating-bridge")
+    for deal in CHAMPIONSHIP_DEALS:
+        for table, seating in enumerate(rotation(4, CHAMPIONSHIP_BOTS)):
+            path = HERE / "championship" / f"deal-{deal:04d}-table-{table}.json"
+            write_json(bridge.play_table(deal, seating, table=table), path)
+            files.append(path)
+            notes[path.name] = f"championship deal {deal}, table {table}: {', '.join(seating)} (N, E, S, W)"
 
     # deliberately broken logs, each checked for the finding it was made for
     clean = selfplay("greedy", "bridgebot", 9001, 0.0)
