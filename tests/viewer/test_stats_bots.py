@@ -31,7 +31,7 @@ def test_stats_per_bot_lists_the_sample_bots(client, filled):
     every_game = {r["name"] for r in client.get("/stats.json").get_json()["rows"]}
     assert {"greedy-1", "random-1", "honest-1", "bluffer-1"} <= every_game  # bridge, UNO Lite, Coup...
     rows = {r["name"]: r for r in client.get("/stats.json?game=floating-bridge").get_json()["rows"]}
-    assert set(rows) == {"greedy-1", "random-1"}
+    assert set(rows) == {"greedy-1", "random-1", "cautious-1"}  # cautious: the sample championship
     assert rows["greedy-1"]["games"] > rows["random-1"]["games"] > 0
     assert rows["greedy-1"]["role_games"] > 0 and rows["greedy-1"]["think_ms_median"] is not None
     # every bot row links to its games, and the filter finds them
