@@ -232,8 +232,9 @@ class FloatingBridge(GameModule):
 
     def deal_scores(self, replay: GameReplay) -> dict[str, int] | None:
         """Each seat's side's tricks over (+) or short (-) of the side's number (the declarer and its
-        partner, or the defenders): ``+1`` made with one over, ``-2`` two down; None for a game
-        passed out, cut short or stopped by a fatal finding (``deals.deal_scores``)."""
+        partner, or the defenders): ``+1`` made with one over, ``-2`` two down; 0 at every seat for
+        a deal passed out; None for a game cut short or stopped by a fatal finding
+        (``deals.deal_scores``)."""
         return _deals.deal_scores(replay)
 
     def play_table(self, deal: int, bots: Sequence[str], table: int = 0, **options: Any) -> GameLog:

@@ -14,8 +14,9 @@ the defenders. Counting against the side's number (and not raw tricks) is what l
 tables be compared: the contract each table reached is part of its result. Under the
 ``bridgebot`` rules play stops as soon as a side reaches its number, so that side scores 0 and
 the other its shortfall; under ``all-tricks`` the two sides' margins add up to -1 (13 tricks
-against the 14 the two numbers ask for). A game that did not finish (passed out, cancelled,
-timed out, abandoned, or stopped by a fatal finding) gives no scores.
+against the 14 the two numbers ask for). A deal passed out scores 0 at every seat (in duplicate
+a pass-out is a result, and the other tables' contracts are compared with it); a game that did
+not finish (cancelled, timed out, abandoned, or stopped by a fatal finding) gives no scores.
 
 >>> from .bots import play_table
 >>> log = play_table(5, ("greedy", "greedy", "greedy", "greedy"), rules="all-tricks")
@@ -68,6 +69,8 @@ def deal_scores(replay: Any) -> dict[str, int] | None:
     None for a game without a result. The judged game already says who is on which side, how
     many tricks each side took and needed (``replay.result``: only a completed game, checked to
     its end, has a winner)."""
+    if replay.end_reason == "passed_out" and replay.checked and not any(f.fatal for f in replay.findings):
+        return {seat.name: 0 for seat in SEATS}  # a pass-out is a result: nobody over, nobody short
     result = replay.result
     if result.winner is None or replay.declarer is None or not replay.checked:
         return None

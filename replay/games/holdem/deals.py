@@ -8,7 +8,12 @@ hidden (``????`` in a PHH history) has no key, unless the seat showed them at th
 The board is left out on purpose. A hand folded before the flop never shows it, so a key with
 the board would split the tables of one deal by how far they got; and at one deal the deck
 (shuffled from the deal number alone, ``bots.play_table``) gives every table the same board
-anyway. The stakes are left out too: the scores are counted in big blinds.
+anyway. The price: two hands dealt the same hole cards at every seat share a key even when
+their boards differ. Heads-up, with about 1.6 million ways to deal the holes, that happens
+(14 pairs among 8,000 random deal numbers); from three seats on it practically never does. A
+championship knows what it dealt and keeps such deals apart by deal number; the archive, which
+knows only the logs, groups them. The stakes are left out too: the scores are counted in big
+blinds.
 
 **The scores** are big blinds: each seat's payoff (what it won minus what it put in) over the
 big blind, raw (no all-in adjustment), as ``championship.hand_result`` counts it; a hand that

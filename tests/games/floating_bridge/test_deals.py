@@ -139,7 +139,7 @@ def test_side_tricks_are_each_sides_and_add_up(deal, bots, table):
         replay = GAME.play_table(deal, bots, table, rules=rules).replay()
         scores = GAME.deal_scores(replay)
         if replay.end_reason == "passed_out":
-            assert scores is None
+            assert scores == {s.name: 0 for s in SEATS}
             continue
         declarers, defenders = side_pairs(replay, scores)
         assert len(declarers) == len(defenders) == 1  # one number a side
@@ -178,7 +178,7 @@ def test_the_declarer_alone_keeps_its_own_tricks(monkeypatch):
     assert len(set(others)) == 1 and scores[alone] + others[0] == -1
 
 
-def test_no_scores_for_a_game_cut_short_passed_out_or_broken():
+def test_no_scores_for_a_game_cut_short_or_broken_and_zero_for_a_pass_out():
     played = [GAME.play_table(deal, ("random",) * 4, interrupt_rate=1.0) for deal in range(20)]
     cut = [log for log in played if log.end.reason in ("cancelled", "timeout")]
     assert len(cut) >= 4  # (an interruption drawn after the game's last action never happens)
@@ -189,7 +189,7 @@ def test_no_scores_for_a_game_cut_short_passed_out_or_broken():
     first = SEATS[[s.name for s in SEATS].index(data["first_bidder"])]
     passes = [{"type": "bid", "seat": SEATS[(first + i) % 4].name, "bid": "pass"} for i in range(4)]
     passed = GAME.parse({**data, "events": passes, "end": {"reason": "passed_out"}}).replay()
-    assert passed.end_reason == "passed_out" and GAME.deal_scores(passed) is None
+    assert passed.end_reason == "passed_out" and GAME.deal_scores(passed) == {s.name: 0 for s in SEATS}
 
     broken = json.loads(json.dumps(data))
     plays = [e for e in broken["events"] if e["type"] == "play"]

@@ -66,7 +66,7 @@ def test_every_table_of_a_rotation_has_the_deals_key(deal, bots, players, varian
 
 @settings(max_examples=40, deadline=None)
 @given(DEALS, DEALS, SEATS)
-def test_different_deals_never_share_a_key(one, two, players):
+def test_deals_with_different_hole_cards_never_share_a_key(one, two, players):
     if one == two:
         return
     bots = ("call",) * players
