@@ -73,6 +73,11 @@ def test_the_panel_leads_to_the_other_tables_and_the_deal_by_keyboard(page, deal
     expect(summary).to_be_focused()
     page.keyboard.press("Space")
     expect(rows.first).to_be_visible()
+    # the note says what the numbers are: over the other tables, this game's result left out
+    note = panel.locator("#other-tables-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("mean over these 3 other tables with a result")
+    expect(note).to_contain_text("own result is left out")
     expect(page.locator("button[data-go=play]")).to_have_attribute("aria-pressed", "false")
     # a hostile name shows as text, runs nothing
     expect(panel).to_contain_text(HOSTILE)

@@ -118,16 +118,73 @@ def test_an_archived_game_lists_the_other_tables_of_its_deal(client, dealt):
     assert "<details" in panel and "<summary>" in panel
 
 
-def test_the_panel_shows_the_same_numbers_as_the_deal_page(client, dealt):
+def test_the_panels_duplicate_scores_are_over_the_other_tables_only(client, dealt):
+    from viewer.services.deals import number
+
     tables = expected_tables(dealt)
-    dup = duplicate.duplicate_scores(tables)
+    others = tables[1:]  # the page is table 0's: the panel compares the other three among themselves
+    dup = duplicate.duplicate_scores(others)
     panel = panel_of(client.get(f"/g/{dealt.ids[0]}").get_data(as_text=True))
-    for table, scores in list(zip(tables, dup))[1:]:
+    for table, scores in zip(others, dup):
         row = panel[panel.index(f'data-id="{table.ref}"'):]
         row = row[:row.index("</tr>")]
-        shown = re.findall(r'class="dup" title="duplicate score">([^<]+)<', row)
-        from viewer.services.deals import number
+        shown = re.findall(r'class="dup" title="[^"]*">([^<]+)<', row)
         assert shown == [number(scores[s], True) for s in ("N", "E", "S", "W")]
+    # the note says what the numbers are over
+    assert "mean over these 3 other tables with a result" in panel
+    assert "own result is left out" in panel
+
+
+def _page_panels(app, dealt) -> dict[str, str]:
+    """The panels of table 0's pages (its /g page and its code page), rendered afresh."""
+    app.extensions.pop("page_cache", None)
+    client = app.test_client()
+    code = encode(log_of(dealt.logs[0]))
+    return {path: panel_of(client.get(path).get_data(as_text=True)) for path in (f"/g/{dealt.ids[0]}", f"/r/{code}")}
+
+
+def test_nothing_in_the_panel_depends_on_the_watched_games_result(app, client, dealt):
+    """The panel of a game's page is the same whatever that game's own result was: it must not
+    give the game away (with two tables, own = other - 2 * duplicate when the own game counted
+    in the means). /deal/<key>, which the user opens knowingly, does change."""
+    from sqlalchemy import update
+
+    from archive.models import GamePlayer
+    from viewer.app import get_archive
+
+    before = _page_panels(app, dealt)
+    deal_before = client.get(f"/deal/{dealt.key}.json").json
+    assert all('class="dup"' in panel for panel in before.values())
+    with app.app_context():
+        archive = get_archive()
+        row_id = archive.ids.decode(dealt.ids[0])
+        with archive.engine.begin() as conn:
+            conn.execute(update(GamePlayer).where(GamePlayer.game_id == row_id)
+                         .values(deal_score=GamePlayer.deal_score + 40))
+    after = _page_panels(app, dealt)
+    assert after == before
+    app.extensions.pop("page_cache", None)
+    deal_after = client.get(f"/deal/{dealt.key}.json").json
+    assert deal_after["means"] != deal_before["means"]  # the change is one the numbers would show
+
+
+def test_the_panel_counts_the_tables_with_a_result(app, client, dealt):
+    """A table cut short has no result: it is listed, but the means are not over it."""
+    data = json.loads(table_log(1, 7))
+    data["events"], data["game_id"] = data["events"][:6], "cut-short"
+    data.pop("end", None)
+    cut = ingest(app, json.dumps(data).encode(), "cut.json")
+    panel = panel_of(client.get(f"/g/{dealt.ids[0]}").get_data(as_text=True))
+    assert "also played at 4 other tables" in panel and f'data-id="{cut}"' in panel
+    assert "mean over these 3 other tables with a result" in panel
+
+
+def test_one_other_table_shows_its_results_without_duplicate_scores(app, client):
+    """Against one table's own mean every duplicate score is 0: the panel shows the results."""
+    ids = [ingest(app, table_log(9, t), f"d9-t{t}.json") for t in range(2)]
+    panel = panel_of(client.get(f"/g/{ids[0]}").get_data(as_text=True))
+    assert "1 other table." in panel and f'data-id="{ids[1]}"' in panel
+    assert 'class="dup"' not in panel and 'class="score"' in panel and "duplicate score" not in panel
 
 
 def test_a_game_alone_at_its_deal_has_no_panel(client, dealt):
@@ -361,3 +418,99 @@ def test_every_game_with_deals_gets_its_panel_and_deal_page(app, client, name):
         panel = panel_of(client.get(f"/g/{public_id}").get_data(as_text=True))
         assert sorted(re.findall(r'href="/g/([^"]+)"', panel)) == sorted(set(ids) - {public_id})
     assert f'id="duplicate-{name}"' in client.get("/stats").get_data(as_text=True)
+
+
+# --- an archive that cannot be opened or queried: the panel is left out, the page is served ---------
+
+@pytest.mark.parametrize("url", ["postgresql://u:p@127.0.0.1:1/nowhere", "sqlite:////proc/nowhere/archive.db"])
+def test_a_code_page_needs_no_archive(url):
+    """Before issue 29 code pages never needed the database: an archive that cannot be opened
+    costs the panel, never the page, and that page is not kept anywhere."""
+    from viewer.app import create_app
+
+    app = create_app({"TESTING": True, "DB": url, "DEAL_VERSION_SECONDS": 0})
+    client = app.test_client()
+    code = encode(log_of(table_log(1, 0)))
+    for _ in range(2):
+        response = client.get(f"/r/{code}")
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        html = response.get_data(as_text=True)
+        assert 'id="board"' in html and 'id="other-tables"' not in html
+        assert response.headers["Cache-Control"] == "no-store" and "ETag" not in response.headers
+
+
+def test_a_failing_query_costs_the_panel_and_is_not_cached(app, client, dealt, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from viewer.services import deals
+
+    def down(*args, **kwargs):
+        raise OperationalError("SELECT", {}, Exception("server closed the connection"))
+
+    code = encode(log_of(dealt.logs[0]))
+    paths = (f"/g/{dealt.ids[0]}", f"/r/{code}", f"/u/{dealt.token}")
+    for name in ("listed_ids", "stored_tables"):  # the version on every request; the tables on a render
+        app.extensions.pop("page_cache", None)  # a page kept while the archive answered is still right
+        with monkeypatch.context() as m:
+            m.setattr(deals, name, down)
+            for path in paths:
+                response = client.get(path)
+                assert response.status_code == 200, (name, path)
+                assert 'id="other-tables"' not in response.get_data(as_text=True), (name, path)
+                assert "no-store" in response.headers["Cache-Control"], (name, path)
+        for path in paths:  # the archive is back: so is the panel
+            assert 'id="other-tables"' in client.get(path).get_data(as_text=True), (name, path)
+
+
+# --- what is shown, and its version ------------------------------------------------------------------
+
+def _dated(deal: int, table: int, started: str) -> bytes:
+    data = json.loads(table_log(deal, table))
+    data["started_at"] = started
+    return json.dumps(data).encode()
+
+
+def test_the_version_follows_the_tables_shown(app, client, monkeypatch):
+    """With more tables than are shown, the tables shown are the oldest (by start time): a new
+    table that starts before them changes the shown tables, so it must change the version."""
+    from viewer.services import deals
+
+    monkeypatch.setattr(deals, "MAX_TABLES", 2)
+    ids = [ingest(app, _dated(11, t, started), f"d11-t{t}.json")
+           for t, started in enumerate(["2026-05-01T00:00:00Z", "2026-05-02T00:00:00Z"])]
+    key = get(GAME).deal_key(log_of(table_log(11, 0)))
+
+    def shown() -> tuple[list[str], list[str], bool]:
+        html = client.get(f"/deal/{key}").get_data(as_text=True)
+        body = client.get(f"/deal/{key}.json").json
+        return re.findall(r'<tr data-id="([^"]+)"', html), [t["id"] for t in body["tables"]], body["truncated"]
+
+    assert shown() == (ids, ids, False)  # exactly MAX_TABLES tables: nothing left out
+    assert "The first" not in client.get(f"/deal/{key}").get_data(as_text=True)
+    early = ingest(app, _dated(11, 2, "2020-01-01T00:00:00Z"), "d11-t2.json")
+    assert shown() == ([early, ids[0]], [early, ids[0]], True)
+    assert "The first 2 tables are shown" in client.get(f"/deal/{key}").get_data(as_text=True)
+    # a game's panel follows too, and says there are more
+    panel = panel_of(client.get(f"/g/{ids[1]}").get_data(as_text=True))
+    assert re.findall(r'<tr data-id="([^"]+)"', panel) == [early, ids[0]]
+    assert "also played at 2 or more other tables" in panel and "The first 2 other tables are listed" in panel
+    late = ingest(app, _dated(11, 3, "2027-01-01T00:00:00Z"), "d11-t3.json")  # after those shown
+    assert late not in shown()[0]
+
+
+def test_listed_ids_are_the_tables_shown_in_their_order(app, dealt, monkeypatch):
+    """The version's ids and ``Archive.deal_tables``'s tables agree, games without a start time
+    (shown first) included."""
+    from viewer.app import get_archive
+    from viewer.services import deals
+
+    data = json.loads(table_log(1, 8))
+    data.pop("started_at", None)
+    undated = ingest(app, json.dumps(data).encode(), "undated.json")
+    for limit in (2, 3, 500):
+        monkeypatch.setattr(deals, "MAX_TABLES", limit)
+        with app.app_context():
+            tables = deals.stored_tables(dealt.key)
+            assert deals.listed_ids(dealt.key) == [t["row_id"] for t in tables]
+            assert len(tables) == min(limit + 1, 5)
+            assert tables[0]["public_id"] == undated and get_archive() is not None

@@ -9,12 +9,16 @@ unlisted upload is never one of another game's tables, and never moves a seat's 
 Duplicate scores are worked out here with ``replay.duplicate`` over the deal's listed tables
 (the first :data:`MAX_TABLES`): a seat's result minus that seat's mean over the tables with a
 result. The panel leaves out the page's own game (the same row, or for a code page the same
-canonical game) but counts it in the means when it is one of the listed tables, so the panel
-and ``/deal/<key>`` show the same numbers.
+canonical game) altogether: its means and duplicate scores are over the **other** tables only,
+so nothing in it depends on the result of the game being watched (``/deal/<key>``, which the
+user opens knowingly, compares every table, the own game included).
 
 Pages that show a panel are cached under a version of the deal's listed tables
-(:func:`ids_version`, one indexed query a request): a new table of the deal (or one deleted, published, hidden) makes
-another page.
+(:func:`ids_version`, one indexed query a request, in the order the tables are shown): a new
+table of the deal (or one deleted, published, hidden) makes another page. When the archive
+cannot be opened or queried (:data:`PANEL_ERRORS`) the panel raises :class:`PanelUnavailable`
+and the page is served without it, and without caching (``services/replay.py``): the panel
+costs the panel, never the page.
 
 >>> number(7.0), number(-0.3333), number(1.5, signed=True), number(0.0, signed=True), number(None)
 ('7', '-0.33', '+1.5', '0', '—')
@@ -22,6 +26,7 @@ another page.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 import time
@@ -30,8 +35,10 @@ from typing import Any, Callable, Iterable
 
 from flask import current_app
 from sqlalchemy import bindparam, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from archive.models import Game
+from archive.records import ArchiveError
 from replay import duplicate
 from replay.codec import decode, encode
 from replay.errors import ReplayError
@@ -46,6 +53,14 @@ MAX_TABLES = 500
 KEY_MEMO = 20_000
 #: the longest code a page decodes (``services/replay.py``'s ``MAX_CODE``)
 MAX_CODE = 4096
+#: what an archive that cannot be opened or queried raises (``get_archive``: ``ArchiveError``, or
+#: ``OSError`` for a SQLite path whose folder cannot be made; a query: ``SQLAlchemyError``)
+PANEL_ERRORS = (ArchiveError, SQLAlchemyError, OSError)
+
+
+class PanelUnavailable(Exception):
+    """The "Other tables" panel cannot be built: the archive cannot be opened or queried (the
+    error it raised is the ``__cause__``). The page goes on without the panel."""
 
 
 def number(value: float | None, signed: bool = False) -> str:
@@ -150,17 +165,26 @@ def code_deal(code: str) -> tuple[str | None, str | None]:
 
 def archived_key(archived: Any) -> str | None:
     """A stored game's deal key, as ingest kept it (``Archive.deal_key_of``; None: its game
-    has no deals, or its log does not tell the whole deal)."""
+    has no deals, or its log does not tell the whole deal; :class:`PanelUnavailable`: the
+    archive cannot be queried)."""
     if not has_deals(module_of(archived.game)):
         return None
-    archive = get_archive()
-    row_id = archive.ids.decode(archived.public_id)
-    return None if row_id is None else archive.deal_key_of(row_id)
+    try:
+        archive = get_archive()
+        row_id = archive.ids.decode(archived.public_id)
+        return None if row_id is None else archive.deal_key_of(row_id)
+    except PANEL_ERRORS as exc:
+        raise PanelUnavailable(str(exc)) from exc
 
 
 def stored_game_panel(archived: Any) -> dict[str, Any] | None:
-    """The panel of a stored game's page that is not cached (an upload's ``/u/<token>``)."""
-    return game_panel(archived_key(archived), own_id=archived.public_id)[0]()
+    """The panel of a stored game's page that is not cached (an upload's ``/u/<token>``; None
+    also when the archive cannot be queried: the page goes on without it)."""
+    try:
+        return game_panel(archived_key(archived), own_id=archived.public_id)[0]()
+    except PanelUnavailable as exc:
+        current_app.logger.warning("the Other tables panel is left out: %s", exc)
+        return None
 
 
 # --- the deal's tables ---------------------------------------------------------------------------
@@ -173,8 +197,9 @@ def _codes(row_ids: list[int]) -> dict[int, str | None]:
 
 def stored_tables(key: str, with_codes: bool = False) -> list[dict[str, Any]]:
     """The deal's listed tables as the archive gives them (``Archive.deal_tables``), oldest
-    first; with ``with_codes`` each has its ``code`` too."""
-    tables = get_archive().deal_tables(key, listed_only=True, limit=MAX_TABLES)
+    first, at most ``MAX_TABLES + 1`` (one more than are shown: whether the deal has more);
+    with ``with_codes`` each has its ``code`` too."""
+    tables = get_archive().deal_tables(key, listed_only=True, limit=MAX_TABLES + 1)
     if with_codes and tables and any("code" not in t for t in tables):
         codes = _codes([t["row_id"] for t in tables])
         for t in tables:
@@ -186,10 +211,15 @@ def _who(seat: dict[str, Any]) -> str:
     return seat.get("name") or seat.get("bot") or seat["seat"]
 
 
-def deal_view(key: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
+def deal_view(key: str, tables: list[dict[str, Any]], truncated: bool | None = None) -> dict[str, Any]:
     """The deal's tables compared seat by seat: per table each seat's player (name, bot), won,
-    result and duplicate score (``replay.duplicate.duplicate_scores`` over these tables); the
-    seats in table order, each seat's mean, the game, its title and unit."""
+    result and duplicate score (``replay.duplicate.duplicate_scores`` over these tables, the
+    first :data:`MAX_TABLES`); the seats in table order, each seat's mean, the game, its title
+    and unit, and ``truncated`` (more tables than are shown: by default, more than
+    ``MAX_TABLES`` were given)."""
+    if truncated is None:
+        truncated = len(tables) > MAX_TABLES
+    tables = tables[:MAX_TABLES]
     game = tables[0]["game"]
     module = module_of(game)
     seats = seat_order(game, list(dict.fromkeys(s["seat"] for t in tables for s in t["seats"])))
@@ -220,7 +250,7 @@ def deal_view(key: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
         "key": key, "url": f"/deal/{key}", "json_url": f"/deal/{key}.json",
         "game": game, "title": game_titles().get(game, game),
         "unit": (getattr(module, "deal_unit", None) or "points"),
-        "seats": seats, "count": len(tables), "truncated": len(tables) >= MAX_TABLES,
+        "seats": seats, "count": len(tables), "truncated": truncated,
         "means": {seat: means[seat] for seat in seats if seat in means},
         "tables": out_tables,
     }
@@ -244,28 +274,39 @@ def deal_page(key: str) -> dict[str, Any]:
 
 def panel(key: str | None, tables: list[dict[str, Any]] | None, own_id: str | None = None,
           own_code: str | None = None) -> dict[str, Any] | None:
-    """The "Other tables" panel: the deal's view without the page's own game (the row
-    ``own_id``, or the tables whose code is ``own_code``). None when no other table is stored."""
+    """The "Other tables" panel: the deal's view of the **other** tables alone, without the
+    page's own game (the row ``own_id``, or the tables whose code is ``own_code``): their
+    results, and duplicate scores against the means of these other tables (``scored`` of
+    them have a result), so nothing in the panel tells the watched game's result. Duplicate
+    scores only when two other tables or more have a result (``with_duplicate``: against one
+    table's own mean every score would be 0). None when no other table is stored."""
     if not key or not tables:
         return None
-    view = deal_view(key, tables)
-    own = {t["public_id"] for t in tables if t["public_id"] == own_id or (own_code and t.get("code") == own_code)}
-    others = [t for t in view["tables"] if t["id"] not in own]
+    truncated = len(tables) > MAX_TABLES
+    others = [t for t in tables[:MAX_TABLES]
+              if not (t["public_id"] == own_id or (own_code and t.get("code") == own_code))]
     if not others:
         return None
-    return {**view, "tables": others, "others": len(others)}
+    view = deal_view(key, others, truncated=truncated)
+    scored = sum(1 for t in others if any(s["score"] is not None for s in t["seats"]))
+    return {**view, "others": len(others), "scored": scored, "with_duplicate": scored >= 2}
 
 
-#: built once: a request pays for the query, not for building it
-_LISTED_IDS = (select(Game.id).where(Game.deal_key == bindparam("key"), Game.listed.is_(True))
-               .order_by(Game.id).limit(MAX_TABLES))
+@functools.lru_cache(maxsize=4)
+def _listed_ids_query(limit: int) -> Any:
+    """Built once per limit: a request pays for the query, not for building it. The order is
+    ``Archive.deal_tables``'s (games without a start time first, then by start time, then by
+    row id), so the ids are those of the tables shown, plus the one after them."""
+    return (select(Game.id).where(Game.deal_key == bindparam("key"), Game.listed.is_(True))
+            .order_by(Game.started_at.is_not(None), Game.started_at, Game.id).limit(limit))
 
 
 def listed_ids(key: str) -> list[int]:
-    """The row ids of the deal's listed tables, in row order: one indexed query
-    (``ix_games_deal_key``), all a cached page needs to know whether it is still the same."""
+    """The row ids of the deal's listed tables as they are shown (:func:`stored_tables`'s
+    order, the first ``MAX_TABLES + 1``): one indexed query (``ix_games_deal_key``), all a
+    cached page needs to know whether it is still the same."""
     with get_archive().engine.connect() as conn:
-        return list(conn.execute(_LISTED_IDS, {"key": key}).scalars())
+        return list(conn.execute(_listed_ids_query(MAX_TABLES + 1), {"key": key}).scalars())
 
 
 def listed_version(key: str) -> str:
@@ -299,13 +340,25 @@ def game_panel(key: str | None, own_id: str | None = None, own_code: str | None 
     """``(make, version)`` for a page: ``make()`` builds the panel (or None: no other table), and
     ``version`` is that of the deal's listed tables (:func:`ids_version`), which the page is
     cached under (``""``: no deal key, or no listed table). Only ``version`` is read on every
-    request; the panel is built when the page is rendered."""
+    request; the panel is built when the page is rendered. Both raise :class:`PanelUnavailable`
+    when the archive cannot be opened or queried (:data:`PANEL_ERRORS`)."""
     if not key:
         return (lambda: None), ""
-    version = listed_version(key)
+    try:
+        version = listed_version(key)
+    except PANEL_ERRORS as exc:
+        raise PanelUnavailable(str(exc)) from exc
     if not version:
         return (lambda: None), ""
-    return (lambda: panel(key, stored_tables(key, with_codes=own_code is not None), own_id, own_code)), version
+
+    def make() -> dict[str, Any] | None:
+        try:
+            tables = stored_tables(key, with_codes=own_code is not None)
+        except PANEL_ERRORS as exc:
+            raise PanelUnavailable(str(exc)) from exc
+        return panel(key, tables, own_id, own_code)
+
+    return make, version
 
 
 def deal_version(key: str) -> str:
@@ -347,5 +400,5 @@ def duplicate_stats(by: str, game: str | None) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["MAX_TABLES", "code_deal", "archived_key", "deal_page", "deal_view", "duplicate_stats",
+__all__ = ["MAX_TABLES", "PANEL_ERRORS", "PanelUnavailable", "code_deal", "archived_key", "deal_page", "deal_view", "duplicate_stats",
            "deal_version", "game_panel", "ids_version", "key_of_log", "listed_ids", "number", "panel", "stored_tables"]

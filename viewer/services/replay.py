@@ -289,10 +289,13 @@ def archived_game_page(kind: str, public_id: str, template: str, other_tables: b
     without it, an embed)."""
     archived = find_archived(public_id)
     version = hashlib.sha256(archived.raw).hexdigest()[:20]
-    key = deals.archived_key(archived) if other_tables else None
-    deal, tables = deals.game_panel(key, own_id=archived.public_id)
-    return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal()),
-                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
+    try:
+        key = deals.archived_key(archived) if other_tables else None
+        deal, tables = deals.game_panel(key, own_id=archived.public_id)
+        return cached_page(kind, lambda: render_game(viewed_archived(archived), template, deal_panel=deal()),
+                           f"public, max-age={ARCHIVED_CACHE_SECONDS}", version + tables)
+    except deals.PanelUnavailable as exc:
+        return page_without_panel(exc, lambda: render_game(viewed_archived(archived), template))
 
 
 def code_game_page(kind: str, code: str, template: str) -> Response:
@@ -302,9 +305,24 @@ def code_game_page(kind: str, code: str, template: str) -> Response:
     key, canonical = deals.code_deal(code)
     if key is None:
         return immutable_page(kind, lambda: render_game(game_from_code(code), template))
-    deal, tables = deals.game_panel(key, own_code=canonical)
-    return cached_page(kind, lambda: render_game(game_from_code(code), template, deal_panel=deal()),
-                       f"public, max-age={ARCHIVED_CACHE_SECONDS}", "deal\0" + tables)
+    try:
+        deal, tables = deals.game_panel(key, own_code=canonical)
+        return cached_page(kind, lambda: render_game(game_from_code(code), template, deal_panel=deal()),
+                           f"public, max-age={ARCHIVED_CACHE_SECONDS}", "deal\0" + tables)
+    except deals.PanelUnavailable as exc:
+        return page_without_panel(exc, lambda: render_game(game_from_code(code), template))
+
+
+def page_without_panel(exc: Exception, make: Callable[[], str]) -> Response:
+    """A game's page when its "Other tables" panel cannot be built (``deals.PanelUnavailable``:
+    the archive cannot be opened or queried): the page without the panel, rendered for this
+    request and never cached (neither here nor by the browser or a proxy), so the panel is back
+    as soon as the archive is. A page that raises while a panel is being built was never kept
+    in the page cache (``PageCache.get_or_make`` keeps what ``make`` returned)."""
+    current_app.logger.warning("the Other tables panel is left out: %s", exc)
+    response = Response(make(), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def legacy_redirect(code: str, prefix: str) -> Response | None:
