@@ -12,15 +12,18 @@ name (never a half-written file, never one rewritten), and ingested into the arc
 
 The leaderboard (``replay.duplicate.leaderboard`` of the judged tables, grouped by
 ``GAME.deal_key``, and by deal number where one key stands for several (``rank``), and scored by
-``GAME.deal_scores``) gives per bot its plain score (mean result
-per table, in the game's ``deal_unit``), its win rate (with Wilson's 95% interval) and its duplicate score (its result minus
+``GAME.deal_scores``) gives per bot its plain score (mean result per table, in the game's
+``deal_unit``), its win rate (Wilson's 95% interval) and its duplicate score (its result minus
 the mean result of its seat at the deal's tables), each with a 95% interval.
 
 **Resume.** ``DIR/championship.manifest`` records the parameters. The same command again plays
 only the tables whose log is not saved yet (the saved ones are ingested again, which stores
-nothing twice: a kill between a save and its ingest loses nothing). Other parameters in a folder
-already used are refused (exit 2): one folder, one championship. Ctrl-C stops between two
-writes and says how many tables are played (exit 130).
+nothing twice: a kill between a save and its ingest loses nothing). A saved table is a file
+named exactly ``table_file(deal, table)``, and each is checked to be that table (``read_saved``)
+before anything is played or ingested. Other parameters in a folder already used, or a manifest
+this command did not write, are refused (exit 2): one folder, one championship. At most
+``MAX_TABLES`` tables, laid out lazily. Ctrl-C stops between two writes and says how many tables
+are played (exit 130).
 
 The module never names a game: everything game-specific comes through ``GameModule``'s hooks.
 
@@ -180,8 +183,9 @@ def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal:
     seats = game.table_seats(names, **options)
     tables = tuple(rotation(seats, names))
     if deals * len(tables) > MAX_TABLES:
-        raise UserError(f"--deals {deals:,} at {plural(len(tables), 'table')} a deal is {deals * len(tables):,} tables: "
-                        f"a championship plays at most {MAX_TABLES:,} (at most {MAX_TABLES // len(tables):,} deals here)")
+        raise UserError(f"--deals {deals:,} at {plural(len(tables), 'table')} a deal is {deals * len(tables):,} "
+                        f"tables: a championship plays at most {MAX_TABLES:,} (at most "
+                        f"{MAX_TABLES // len(tables):,} deals here)")
     return Plan(game_name, tuple(names), deals, first_deal, players, seats, tables)
 
 
@@ -596,5 +600,6 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
                f"stored {stored}, already there {counts.get('duplicate', 0)}" + "".join(f", {t}" for t in trouble))
 
 
-__all__ = ["MANIFEST", "Championship", "Plan", "TableResult", "championship_command", "judge_table", "make_plan",
-           "parse_table_file", "play", "prepare_folder", "rank", "saved_tables", "table_file", "write_new"]
+__all__ = ["MANIFEST", "MAX_TABLES", "Championship", "Plan", "TableResult", "WinRate", "championship_command",
+           "judge_table", "make_plan", "parse_table_file", "play", "prepare_folder", "rank", "read_saved",
+           "saved_tables", "table_file", "write_new"]

@@ -400,7 +400,7 @@ def test_too_many_tables_are_refused_before_anything_is_written(tmp_path):
         result = championship(game, folder, db, deals=deals)
         assert result.exit_code == 2 and message in result.output, result.output
         assert not folder.exists() and not db.exists()
-    assert f"at most {MAX_TABLES:,} tables" in run_cli("championship", "--help").output.replace("\n ", " ").replace("  ", "")
+    assert f"at most {MAX_TABLES:,} tables" in " ".join(run_cli("championship", "--help").output.split())
     # the largest plan is laid out lazily: its tables are counted and tested arithmetically
     plan = make_plan(game, two_bots(game), MAX_TABLES // per_deal)
     assert plan.total <= MAX_TABLES and plan.has(plan.deals, per_deal - 1) and not plan.has(plan.deals + 1, 0)
@@ -439,8 +439,8 @@ def test_the_win_rate_interval_is_wilsons():
     game = fast_game()
     a, b = two_bots(game)
     plan = make_plan(game, [a, b], 3)
-    results = [TableResult(d, Table(f"k{d}", {"x": first, "y": second}, {"x": 1.0, "y": -1.0}), {first: 1.0, second: 0.0})
-               for d in (1, 2, 3) for first, second in ((a, b), (a, b))]
+    results = [TableResult(d, Table(f"k{d}", {"x": first, "y": second}, {"x": 1.0, "y": -1.0}),
+                           {first: 1.0, second: 0.0}) for d in (1, 2, 3) for first, second in ((a, b), (a, b))]
     champ = rank(plan, results)
     never, always = champ.win_rates[b], champ.win_rates[a]
     assert (never.mean, never.n) == (0.0, 6) and (never.low, never.high) == wilson(0, 6) and never.high > 0.3
