@@ -12,15 +12,18 @@ name (never a half-written file, never one rewritten), and ingested into the arc
 
 The leaderboard (``replay.duplicate.leaderboard`` of the judged tables, grouped by
 ``GAME.deal_key``, and by deal number where one key stands for several (``rank``), and scored by
-``GAME.deal_scores``) gives per bot its plain score (mean result
-per table, in the game's ``deal_unit``), its win rate and its duplicate score (its result minus
+``GAME.deal_scores``) gives per bot its plain score (mean result per table, in the game's
+``deal_unit``), its win rate (Wilson's 95% interval) and its duplicate score (its result minus
 the mean result of its seat at the deal's tables), each with a 95% interval.
 
 **Resume.** ``DIR/championship.manifest`` records the parameters. The same command again plays
 only the tables whose log is not saved yet (the saved ones are ingested again, which stores
-nothing twice: a kill between a save and its ingest loses nothing). Other parameters in a folder
-already used are refused (exit 2): one folder, one championship. Ctrl-C stops between two
-writes and says how many tables are played (exit 130).
+nothing twice: a kill between a save and its ingest loses nothing). A saved table is a file
+named exactly ``table_file(deal, table)``, and each is checked to be that table (``read_saved``)
+before anything is played or ingested. Other parameters in a folder already used, or a manifest
+this command did not write, are refused (exit 2): one folder, one championship. At most
+``MAX_TABLES`` tables, laid out lazily. Ctrl-C stops between two writes and says how many tables
+are played (exit 130).
 
 The module never names a game: everything game-specific comes through ``GameModule``'s hooks.
 
@@ -28,6 +31,8 @@ The module never names a game: everything game-specific comes through ``GameModu
 'deal-0007-table-2.json'
 >>> parse_table_file("deal-0007-table-2.json"), parse_table_file("notes.json")
 ((7, 2), None)
+>>> parse_table_file("deal-7-table-2.json") is None  # only the name table_file gives counts
+True
 """
 
 from __future__ import annotations
@@ -41,19 +46,21 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table as RichTable
 
 from replay.clitools import UserError, plural
-from replay.duplicate import Interval, Leaderboard, Table, interval, leaderboard, rotation
+from replay.duplicate import Leaderboard, Table, leaderboard, rotation
 from replay.games import UnknownGameError
 from replay.games import get as get_game
 from replay.games import names as game_names
 from replay.log import read_path
 
+from .ratings import wilson
+from .records import bot_base
 from .cli import _console, _open, archive_errors, check_db_url, clean, db_option, json_option
 
 #: the manifest's file name in the championship's folder (not a log suffix: ``ingest DIR`` leaves it alone)
@@ -62,6 +69,9 @@ MANIFEST = "championship.manifest"
 MANIFEST_FORMAT = "game-replay-championship/1"
 #: the exit status after Ctrl-C
 EXIT_INTERRUPTED = 130
+#: the most tables a championship plays (``--deals`` times the tables of a deal): its files, its
+#: manifest and its leaderboard must fit a folder, a disk and a memory
+MAX_TABLES = 1_000_000
 
 _TABLE_FILE = re.compile(r"deal-(\d+)-table-(\d+)\.json")
 
@@ -72,9 +82,13 @@ def table_file(deal: int, table: int) -> str:
 
 
 def parse_table_file(name: str) -> tuple[int, int] | None:
-    """``(deal, table)`` of a table's file name, or None for any other name."""
+    """``(deal, table)`` of a table's file name, or None for any other name (one that only looks
+    like it, ``deal-7-table-2.json`` for ``deal-0007-table-2.json``, too: its table is not saved)."""
     match = _TABLE_FILE.fullmatch(name)
-    return (int(match[1]), int(match[2])) if match else None
+    if not match:
+        return None
+    deal, table = int(match[1]), int(match[2])
+    return (deal, table) if table_file(deal, table) == name else None
 
 
 @dataclass(frozen=True)
@@ -102,9 +116,15 @@ class Plan:
     def total(self) -> int:
         return self.deals * len(self.tables)
 
-    def all_tables(self) -> list[tuple[int, int, tuple[str, ...]]]:
-        """``(deal, table, seat bots)`` of every table, in playing order (deal by deal)."""
-        return [(d, r, bots) for d in self.deal_numbers for r, bots in enumerate(self.tables)]
+    def all_tables(self) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+        """``(deal, table, seat bots)`` of every table, in playing order (deal by deal), one at a time."""
+        for d in self.deal_numbers:
+            for r, bots in enumerate(self.tables):
+                yield d, r, bots
+
+    def has(self, deal: int, table: int) -> bool:
+        """Whether ``(deal, table)`` is one of the plan's tables (arithmetic, no list)."""
+        return deal in self.deal_numbers and 0 <= table < len(self.tables)
 
     def manifest(self) -> dict[str, Any]:
         """The parameters the folder's manifest records (and a re-run must repeat)."""
@@ -143,6 +163,8 @@ def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal:
                         "in every seat)")
     if deals < 1:
         raise UserError(f"--deals must be at least 1, not {deals}")
+    if deals > MAX_TABLES:
+        raise UserError(f"--deals {deals:,} is too many: a championship plays at most {MAX_TABLES:,} tables")
     if first_deal < 0:
         raise UserError(f"--first-deal must be 0 or more, not {first_deal}")
     options: dict[str, Any] = {}
@@ -159,24 +181,57 @@ def make_plan(game_name: str, bots: Sequence[str] | str, deals: int, first_deal:
                             f"{plural(seated, 'player')} here")
         options["players"] = players
     seats = game.table_seats(names, **options)
-    return Plan(game_name, tuple(names), deals, first_deal, players, seats, tuple(rotation(seats, names)))
+    tables = tuple(rotation(seats, names))
+    if deals * len(tables) > MAX_TABLES:
+        raise UserError(f"--deals {deals:,} at {plural(len(tables), 'table')} a deal is {deals * len(tables):,} "
+                        f"tables: a championship plays at most {MAX_TABLES:,} (at most "
+                        f"{MAX_TABLES // len(tables):,} deals here)")
+    return Plan(game_name, tuple(names), deals, first_deal, players, seats, tables)
 
 
 # -- the folder -----------------------------------------------------------------------------------
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The folder's manifest, None without one; ``UserError`` for a file that is not a
+    manifest this command wrote (not UTF-8, not JSON, another format, a parameter of the wrong type)."""
     path = folder / MANIFEST
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the championship manifest ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a championship manifest (not UTF-8 text); use another --out folder") from None
+    except (ValueError, RecursionError):
         raise UserError(f"{path}: not a championship manifest (unreadable JSON); use another --out folder") from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise UserError(f"{path}: not a championship manifest; use another --out folder")
+    wrong = [key for key, ok in _MANIFEST_TYPES.items() if key in data and not ok(data[key])]
+    missing = [key for key in CHOSEN if key not in data]
+    if wrong or missing:
+        why = "; ".join([*(f"{key} is not {_MANIFEST_WANTED[key]}" for key in wrong),
+                         *(f"no {key}" for key in missing)])
+        raise UserError(f"{path}: a malformed championship manifest ({why}); use another --out folder")
     return data
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: what each manifest entry must be (a hand-edited manifest is refused, not half understood)
+_MANIFEST_TYPES: dict[str, Callable[[Any], bool]] = {
+    "game": lambda v: isinstance(v, str),
+    "bots": lambda v: isinstance(v, list) and all(isinstance(b, str) for b in v),
+    "deals": _count, "first_deal": _count, "seats": _count, "tables_per_deal": _count,
+    "players": lambda v: v is None or _count(v),
+}
+_MANIFEST_WANTED = {"game": "a name", "bots": "a list of names", "deals": "a whole number",
+                    "first_deal": "a whole number", "seats": "a whole number", "tables_per_deal": "a whole number",
+                    "players": "a whole number or null"}
 
 
 #: the manifest's entries a user chooses (the others follow from them and the game's code)
@@ -245,10 +300,50 @@ def write_new(path: Path, data: bytes) -> bool:
 
 
 def saved_tables(folder: Path, plan: Plan) -> set[tuple[int, int]]:
-    """The ``(deal, table)`` of the plan whose log is saved in the folder."""
-    wanted = {(d, r) for d, r, _ in plan.all_tables()}
-    found = {parse_table_file(p.name) for p in folder.iterdir()} if folder.is_dir() else set()
-    return {t for t in found if t in wanted}
+    """The ``(deal, table)`` of the plan whose log is saved in the folder: a file named exactly
+    ``table_file(deal, table)`` (one folder listing; no list of the plan's tables)."""
+    if not folder.is_dir():
+        return set()
+    found = (parse_table_file(p.name) for p in folder.iterdir())
+    return {t for t in found if t is not None and plan.has(*t)}
+
+
+def read_saved(game: Any, plan: Plan, path: Path, deal: int, table: int, seat_bots: Sequence[str]) -> Any:
+    """The log saved for a table, checked to be that table before anything of it is ingested: one
+    readable log of the plan's game, its ``meta.championship`` this deal and table, and the
+    rotation's bot in every seat. ``UserError`` naming the file otherwise (a stray or edited file:
+    remove it and the table is played again)."""
+    def wrong(why: str) -> UserError:
+        return UserError(f"{path}: not this championship's deal {deal} table {table} ({why}); "
+                         "remove it to play the table again")
+
+    try:
+        entries = read_path(str(path))
+    except OSError as exc:
+        raise wrong(f"cannot read it: {exc.strerror or exc}") from None
+    if len(entries) != 1 or not entries[0].ok:
+        error = entries[0].error if len(entries) == 1 else f"{len(entries)} games in one file" if entries else "empty"
+        raise wrong(f"not a readable table log: {error}")
+    log = entries[0].log
+    fmt = getattr(log, "format", None)
+    name = fmt.partition("/")[0] if isinstance(fmt, str) else None
+    if name != plan.game:
+        raise wrong(f"a log of {name or 'another game'}, not {plan.game}")
+    meta = getattr(log, "meta", None)
+    where = meta.get("championship") if isinstance(meta, Mapping) else None
+    if not isinstance(where, Mapping) or (where.get("deal"), where.get("table")) != (deal, table):
+        told = (f"deal {where.get('deal')} table {where.get('table')}" if isinstance(where, Mapping)
+                else "no championship table")
+        raise wrong(f"its meta.championship says {told}")
+    try:
+        seats = [str(s) for s in game.seat_order(log)]
+        players = {str(k): v for k, v in log.players.items()}
+        sat = [bot_base(players[s].bot) if players[s].bot else None for s in seats]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise wrong("its seats cannot be read") from None
+    if sat != list(seat_bots):
+        raise wrong(f"its seats hold {', '.join(map(str, sat))}, not {', '.join(seat_bots)}")
+    return log
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -261,6 +356,40 @@ class TableResult:
     table: Table | None
     wins: Mapping[str, float] = field(default_factory=dict)
     key_missing: bool = False
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """A bot's win rate over its counted tables, with Wilson's 95% score interval (which stays
+    within 0 to 1 and has a width at 0% or 100%, unlike mean ± 1.96 sd / sqrt(n))."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, shares: Sequence[float]) -> "WinRate":
+        """The win rate of ``shares`` (each table's share of wins, 0 to 1).
+
+        >>> r = WinRate.of([0.0] * 6)
+        >>> r.text()
+        '0.0% (0.0-39.0%)'
+        """
+        n = len(shares)
+        if not n:
+            return cls(0.0, 0.0, 0.0, 0)
+        wins = math.fsum(shares)
+        low, high = wilson(wins, n)  # type: ignore[arg-type, misc]
+        return cls(wins / n, low, high, n)
+
+    def text(self) -> str:
+        if not self.n:
+            return "-"
+        return f"{100 * self.mean:.1f}% ({100 * self.low:.1f}-{100 * self.high:.1f}%)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n, "interval": "wilson"}
 
 
 def judge_table(game: Any, deal: int, r: int, seat_bots: Sequence[str], log: Any, ref: str) -> TableResult:
@@ -289,7 +418,7 @@ class Championship:
     plan: Plan
     unit: str
     board: Leaderboard
-    win_rates: dict[str, Interval]
+    win_rates: dict[str, WinRate]
     counted: int
     not_counted: int
     split_deals: list[int]
@@ -332,14 +461,8 @@ def rank(plan: Plan, results: Sequence[TableResult]) -> Championship:
     for r in counted:
         for bot, share in r.wins.items():
             wins.setdefault(bot, []).append(share)
-    return Championship(plan, board.unit, board, {b: interval(v) for b, v in wins.items()}, len(counted),
+    return Championship(plan, board.unit, board, {b: WinRate.of(v) for b, v in wins.items()}, len(counted),
                         len(results) - len(counted), split, len(shared))
-
-
-def _percent(i: Interval) -> str:
-    if not i.n:
-        return "-"
-    return f"{100 * i.mean:.1f}%" if i.half is None else f"{100 * i.mean:.1f}% ± {100 * i.half:.1f}%"
 
 
 def board_table(champ: Championship, title: str) -> Any:
@@ -349,7 +472,7 @@ def board_table(champ: Championship, title: str) -> Any:
                           ("Win rate", "right"), ("Duplicate score", "right"), ("Deals", "right")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for s in champ.board.standings:
-        table.add_row(clean(s.bot), str(s.tables), s.plain.text(), _percent(champ.win_rates[s.bot]),
+        table.add_row(clean(s.bot), str(s.tables), s.plain.text(), champ.win_rates[s.bot].text(),
                       s.duplicate.text(signed=True), str(s.duplicate.n))
     return table
 
@@ -377,15 +500,14 @@ def play(plan: Plan, folder: Path, archive: Any, on_table: Callable[[int, int], 
         for r in archive.ingest_file(str(path)):
             counts[r.status] = counts.get(r.status, 0) + 1
 
+    # every saved file is checked before anything is played or ingested: a stray one stops the run
+    for deal, r in sorted(done):
+        read_saved(game, plan, folder / table_file(deal, r), deal, r, plan.tables[r])
     try:
         for deal, r, seat_bots in plan.all_tables():
             path = folder / table_file(deal, r)
             if (deal, r) in done:
-                entries = read_path(str(path))
-                if len(entries) != 1 or not entries[0].ok:
-                    raise UserError(f"{path}: not a readable table log ({entries[0].error if entries else 'empty'}); "
-                                    "remove it to play the table again")
-                log = entries[0].log
+                log = read_saved(game, plan, path, deal, r, seat_bots)
             else:
                 log = game.play_table(deal, list(seat_bots), table=r, **plan.options)
                 data = (json.dumps(log.to_json_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
@@ -410,7 +532,7 @@ def play(plan: Plan, folder: Path, archive: Any, on_table: Callable[[int, int], 
 @click.option("--game", "game_name", required=True, metavar="GAME", help="The game (one with duplicate deals).")
 @click.option("--bots", "bots", required=True, metavar="A,B,...", help="Comma-separated bots, each once.")
 @click.option("--deals", type=int, required=True, metavar="N", help="How many deals (each played at every table of "
-              "the rotation).")
+              f"the rotation; at most {MAX_TABLES:,} tables in all).")
 @click.option("--first-deal", type=int, default=1, show_default=True, help="The first deal's number (deals are "
               "numbered on from it; the same number is the same cards).")
 @click.option("--players", type=int, default=None, help="Seats at the table, for games with a variable number.")
@@ -428,6 +550,8 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
     The same command again resumes: saved tables are not played again. Ctrl-C stops cleanly.
     """
     plan = make_plan(game_name, bots, deals, first_deal, players)
+    if out_dir is not None and not out_dir.strip():
+        raise UserError("--out names no folder (leave it out for a folder named after the game)")
     game = get_game(plan.game)
     folder = Path(out_dir if out_dir is not None else plan.game)
     check_db_url(db)  # before anything is written
@@ -476,5 +600,6 @@ def championship_command(game_name: str, bots: str, deals: int, first_deal: int,
                f"stored {stored}, already there {counts.get('duplicate', 0)}" + "".join(f", {t}" for t in trouble))
 
 
-__all__ = ["MANIFEST", "Championship", "Plan", "TableResult", "championship_command", "judge_table", "make_plan",
-           "parse_table_file", "play", "prepare_folder", "rank", "saved_tables", "table_file", "write_new"]
+__all__ = ["MANIFEST", "MAX_TABLES", "Championship", "Plan", "TableResult", "WinRate", "championship_command",
+           "judge_table", "make_plan", "parse_table_file", "play", "prepare_folder", "rank", "read_saved",
+           "saved_tables", "table_file", "write_new"]

@@ -481,9 +481,11 @@ def show_command(public_id: str, db, as_json: bool, raw: bool) -> None:
                    "counted role, its analysis).")
 @archive_errors
 def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
-    """Per player or bot: games, wins, findings and think time, over every game; with --game, that
-    game's leaderboard and its own columns."""
+    """Per player or bot: games, wins, findings and think time, over every game, and each game's
+    duplicate scores where the archive holds duplicated deals; with --game, that game's
+    leaderboard and its own columns."""
     module = board = None
+    boards: dict[str, Any] = {}
     if game is not None:
         module = get_game(game_name(game))
     archive = _open(db)
@@ -507,6 +509,12 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
                 board = None
         else:
             rows = figures
+            for name in sorted(archive.duplicated_games()):
+                found = archive.duplicate_leaderboard(name, by=by)
+                if found.duplicated_deals:
+                    boards[name] = found
+            if boards:
+                _add_duplicates(rows, by, boards)
     finally:
         archive.close()
     if as_json:
@@ -518,8 +526,13 @@ def stats_command(db, as_json: bool, by: str, game: str | None) -> None:
         for col in (by, "games", "wins", "findings", "think (s)"):
             table.add_column(col, justify="left" if col == by else "right", overflow="fold")
         for r in rows:
+            if r.get("games") is None:  # a name with deal scores only (a duplicate table shows it)
+                continue
             table.add_row(clean(r[by]), str(r["games"]), str(r["wins"]), str(r["findings"]), _seconds(r["think_ms"]))
-        _console(wide=True).print(table)
+        out = _console(wide=True)
+        out.print(table)
+        for name, found in boards.items():
+            out.print(_duplicate_table(name, by, found))
         return
     role = module.counted_role
     columns = ["#", by, "rating", "games", "wins", "win rate (95%)", "score", "findings", "think (s)"]
@@ -575,6 +588,25 @@ def _add_duplicate(rows: list[dict[str, Any]], board) -> None:
     for name, standing in mine.items():
         rows.append({**blank, "rank": None, "name": name,
                      "duplicate": {**standing.to_json(), "unit": board.unit, "rests_on": rests}})
+
+
+def _add_duplicates(rows: list[dict[str, Any]], by: str, boards: dict[str, Any]) -> None:
+    """Every game's duplicate figures, for the stats over every game: each row gets
+    ``duplicate``, ``{game: {**Standing.to_json(), "unit", "rests_on"}}`` for each game with
+    duplicated deals it has deal scores in (``{}`` for none); a name with deal scores but no row
+    gets a row of its own, the other fields null. Rows are unchanged without duplicated deals."""
+    rests = {game: _rests_on(board) for game, board in boards.items()}
+    for r in rows:
+        r["duplicate"] = {}
+    index = {r[by]: r for r in rows}
+    blank = dict.fromkeys(rows[0]) if rows else {by: None}
+    for game, board in boards.items():
+        for standing in board.standings:
+            row = index.get(standing.bot)
+            if row is None:
+                row = index[standing.bot] = {**blank, by: standing.bot, "duplicate": {}}
+                rows.append(row)
+            row["duplicate"][game] = {**standing.to_json(), "unit": board.unit, "rests_on": rests[game]}
 
 
 def _duplicate_table(game: str, by: str, board) -> Table:

@@ -283,8 +283,9 @@ def test_the_printed_leaderboard_is_replay_duplicates(tmp_path):
     assert board.deals == 6 and board.duplicated_deals == 6
     as_json = json.loads(run_cli(*args, "--json").output)
     printed = as_json["leaderboard"]
+    win_rates = {}
     for standing in printed["standings"]:
-        standing.pop("win_rate")
+        win_rates[standing["bot"]] = standing.pop("win_rate")
     assert printed == json.loads(json.dumps(board.to_json()))
     assert f"{board.deals} deals, {board.tables} tables" in text.output
     rows = [line for line in text.output.splitlines() if line.startswith("│")]
@@ -293,6 +294,9 @@ def test_the_printed_leaderboard_is_replay_duplicates(tmp_path):
         cells = [c.strip() for c in row.strip("│").split("│")]
         assert cells[0] == s.bot and cells[1] == str(s.tables)
         assert cells[2] == s.plain.text() and cells[4] == s.duplicate.text(signed=True)
+        rate = win_rates[s.bot]  # Wilson's interval, shown as a range
+        assert 0 <= rate["low"] <= rate["mean"] <= rate["high"] <= 1
+        assert cells[3] == f"{100 * rate['mean']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}%)"
 
 
 def test_keys_shared_by_deal_numbers_and_deals_split_across_keys_are_told():
@@ -312,3 +316,137 @@ def test_keys_shared_by_deal_numbers_and_deals_split_across_keys_are_told():
     # deals 1 and 2 share key k1 but stay two deals; deal 3's tables, split over two keys, are two
     assert champ.board.deals == 4 and champ.board.duplicated_deals == 2 and champ.board.tables == 6
     assert champ.win_rates[a].mean == 0.5
+
+
+# -- review of issue 29: stray files, corrupt manifests, huge plans, loose names, win rates ------
+
+def other_game(game: str) -> str:
+    """Another game with deals (its logs must be refused in ``game``'s folder)."""
+    for name in names():
+        if name != game and get(name).has_deals and name in FAST + ("party-cards",):
+            return name
+    pytest.skip("no second fast game with deals")
+
+
+def archive_count(db: Path) -> int:
+    with Archive(f"sqlite:///{db}") as archive:
+        return archive.count()
+
+
+def championship(game: str, folder: Path, db: Path, deals: int = 1, bots: list[str] | None = None):
+    return run_cli("championship", "--game", game, "--bots", ",".join(bots or two_bots(game)), "--deals", str(deals),
+                   "--out", str(folder), "--db", f"sqlite:///{db}")
+
+
+@pytest.mark.parametrize("stray", ["another game", "another table", "other bots", "not a log"])
+def test_a_saved_file_that_is_not_its_table_is_refused_before_anything_is_ingested(tmp_path, stray):
+    game = fast_game()
+    folder = tmp_path / "run"
+    assert championship(game, folder, tmp_path / "first.db", deals=2).exit_code == 0
+    target = folder / table_file(2, 1)
+    if stray == "another game":
+        other = other_game(game)
+        assert championship(other, tmp_path / "other", tmp_path / "other.db").exit_code == 0
+        target.write_bytes((tmp_path / "other" / table_file(1, 0)).read_bytes())
+    elif stray == "another table":  # the same game's log, saved under another table's name
+        target.write_bytes((folder / table_file(1, 1)).read_bytes())
+    elif stray == "other bots":  # deal 2 table 1 as a championship of other bots played it
+        others = list(reversed(two_bots(game)))  # the rotation of b,a seats table 1 otherwise
+        assert make_plan(game, others, 2).tables[1] != make_plan(game, two_bots(game), 2).tables[1]
+        assert championship(game, tmp_path / "o", tmp_path / "o.db", deals=2, bots=others).exit_code == 0
+        target.write_bytes((tmp_path / "o" / table_file(2, 1)).read_bytes())
+    else:
+        target.write_text("{}")
+    result = championship(game, folder, tmp_path / "second.db", deals=2)
+    assert result.exit_code == 2, result.output
+    assert str(target) in result.output and "remove it" in result.output and "Traceback" not in result.output
+    assert archive_count(tmp_path / "second.db") == 0  # nothing ingested, from that file or any other
+    target.unlink()  # as the message says: the table is played again
+    again = championship(game, folder, tmp_path / "second.db", deals=2)
+    assert again.exit_code == 0 and "1 table played now" in again.output, again.output
+
+
+def test_a_manifest_that_is_not_utf8_is_a_clear_error(tmp_path):
+    game = fast_game()
+    folder = tmp_path / "m1"
+    folder.mkdir()
+    (folder / MANIFEST).write_bytes(b"\xff\xfe{")
+    result = championship(game, folder, tmp_path / "a.db")
+    assert result.exit_code == 2 and "not UTF-8" in result.output, result.output
+    assert sorted(p.name for p in folder.iterdir()) == [MANIFEST]
+
+
+@pytest.mark.parametrize("entry,value", [("bots", "A,B"), ("deals", "2"), ("players", "x"), ("game", 3),
+                                         ("first_deal", True)])
+def test_a_malformed_manifest_is_refused_clearly(tmp_path, entry, value):
+    game = fast_game()
+    folder = tmp_path / "run"
+    assert championship(game, folder, tmp_path / "a.db").exit_code == 0
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest[entry] = ",".join(two_bots(game)) if value == "A,B" else value
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    result = championship(game, folder, tmp_path / "a.db")
+    assert result.exit_code == 2, result.output
+    assert "malformed championship manifest" in result.output and entry in result.output, result.output
+
+
+def test_too_many_tables_are_refused_before_anything_is_written(tmp_path):
+    from archive.championship import MAX_TABLES
+
+    game = fast_game()
+    per_deal = len(make_plan(game, two_bots(game), 1).tables)
+    for deals, message in ((1_000_000_000, "too many"), (MAX_TABLES // per_deal + 1, "at most")):
+        folder, db = tmp_path / "out", tmp_path / "a.db"
+        result = championship(game, folder, db, deals=deals)
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert not folder.exists() and not db.exists()
+    assert f"at most {MAX_TABLES:,} tables" in " ".join(run_cli("championship", "--help").output.split())
+    # the largest plan is laid out lazily: its tables are counted and tested arithmetically
+    plan = make_plan(game, two_bots(game), MAX_TABLES // per_deal)
+    assert plan.total <= MAX_TABLES and plan.has(plan.deals, per_deal - 1) and not plan.has(plan.deals + 1, 0)
+    assert not plan.has(1, per_deal) and not plan.has(0, 0)
+    assert next(iter(plan.all_tables()))[:2] == (1, 0)
+
+
+def test_an_empty_out_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    game = fast_game()
+    result = run_cli("championship", "--game", game, "--bots", ",".join(two_bots(game)), "--deals", "1",
+                     "--out", "", "--db", f"sqlite:///{tmp_path / 'a.db'}")
+    assert result.exit_code == 2 and "--out names no folder" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_named_without_zero_padding_is_not_a_saved_table(tmp_path):
+    from archive.championship import saved_tables
+
+    game = fast_game()
+    folder = tmp_path / "run"
+    assert championship(game, folder, tmp_path / "a.db").exit_code == 0
+    plan = make_plan(game, two_bots(game), 1)
+    (folder / table_file(1, 0)).rename(folder / "deal-1-table-0.json")
+    assert parse_table_file("deal-1-table-0.json") is None
+    assert saved_tables(folder, plan) == {(1, r) for r in range(1, len(plan.tables))}
+    again = championship(game, folder, tmp_path / "a.db")
+    assert again.exit_code == 0 and "1 table played now" in again.output, again.output
+    assert (folder / table_file(1, 0)).is_file()
+
+
+def test_the_win_rate_interval_is_wilsons():
+    from archive.championship import TableResult, WinRate, rank
+    from archive.ratings import wilson
+
+    game = fast_game()
+    a, b = two_bots(game)
+    plan = make_plan(game, [a, b], 3)
+    results = [TableResult(d, Table(f"k{d}", {"x": first, "y": second}, {"x": 1.0, "y": -1.0}),
+                           {first: 1.0, second: 0.0}) for d in (1, 2, 3) for first, second in ((a, b), (a, b))]
+    champ = rank(plan, results)
+    never, always = champ.win_rates[b], champ.win_rates[a]
+    assert (never.mean, never.n) == (0.0, 6) and (never.low, never.high) == wilson(0, 6) and never.high > 0.3
+    assert (always.low, always.high) == wilson(6, 6) and always.low < 0.7 and always.high == 1.0
+    assert never.text() == f"0.0% (0.0-{100 * wilson(0, 6)[1]:.1f}%)"
+    half = WinRate.of([1.0, 0.0])
+    assert 0.0 <= half.low < 0.5 < half.high <= 1.0  # the normal approximation gave 50.0% ± 69.3%
+    standing = champ.to_json()["leaderboard"]["standings"][0]
+    assert set(standing["win_rate"]) >= {"mean", "low", "high", "n"}

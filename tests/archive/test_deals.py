@@ -490,3 +490,58 @@ def test_a_name_with_deal_scores_but_no_rating_gets_a_row_of_nulls():
         {"rank": None, "name": "b", "rating": None, "figures": None,
          "duplicate": {**by_name["b"].to_json(), "unit": "tricks", "rests_on": rests}},
     ]
+
+
+def test_stats_over_every_game_show_each_games_duplicate_scores(cli_runner, db_url, module):
+    """``archive stats`` without ``--game``: after the table over every game, each game with
+    duplicated deals gets its duplicate table, saying what it rests on; ``--json`` rows get
+    ``duplicate``, ``{game: standing}``, and keep every field they had."""
+    with Archive(db_url) as archive:
+        duplicated = _tables(module, range(4))
+        logs = duplicated + _tables(module, [9])[:1]  # and a deal at one table: counted, not duplicated
+        ids = _ingest(archive, logs)
+        expected = duplicate.leaderboard(_expected_tables(module, logs, ids), unit=module.deal_unit)
+    code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot")
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert flat.index("by bot (every game") < flat.index(f"{GAME} on duplicated deals by bot")
+    assert (f"rests on 4 deals played at {len(duplicated)} tables, of 5 deals at {len(logs)} tables with a score"
+            in flat), out
+    for s in expected.standings:
+        assert any(re.search(rf"\b{re.escape(s.bot)}\b", line) and s.duplicate.text(signed=True) in line
+                   and s.plain.text() in line for line in out.splitlines()), (s, out)
+    code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert all({"bot", "games", "seats", "wins", "findings", "think_ms", "duplicate"} == set(r) for r in rows)
+    rests = {"deals": 5, "tables": len(logs), "duplicated_deals": 4, "duplicated_tables": len(duplicated)}
+    got = {r["bot"]: r["duplicate"] for r in rows}
+    assert got == {s.bot: {GAME: {**s.to_json(), "unit": module.deal_unit, "rests_on": rests}}
+                   for s in expected.standings}
+
+
+def test_stats_over_every_game_without_duplicated_deals_are_unchanged(cli_runner, db_url, module):
+    with Archive(db_url) as archive:
+        _ingest(archive, _tables(module, [1, 2])[::2])  # one table of each deal
+    code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot")
+    assert code == 0 and "duplicated deals" not in out, out
+    code, out, err = cli_runner("archive", "stats", "--db", db_url, "--by", "bot", "--json")
+    assert all("duplicate" not in r for r in json.loads(out))
+
+
+def test_a_name_with_deal_scores_only_gets_a_row_over_every_game():
+    from archive.cli import _add_duplicates
+
+    tables = [duplicate.Table("d", {"N": "a", "S": "b"}, {"N": 2, "S": 1}),
+              duplicate.Table("d", {"N": "b", "S": "a"}, {"N": 3, "S": 0})]
+    board = duplicate.leaderboard(tables, unit="tricks")
+    rows = [{"bot": "a", "games": 2, "wins": 1}]
+    _add_duplicates(rows, "bot", {"g": board})
+    by_name = {s.bot: s for s in board.standings}
+    rests = {"deals": 1, "tables": 2, "duplicated_deals": 1, "duplicated_tables": 2}
+    assert rows == [
+        {"bot": "a", "games": 2, "wins": 1, "duplicate": {"g": {**by_name["a"].to_json(), "unit": "tricks",
+                                                                 "rests_on": rests}}},
+        {"bot": "b", "games": None, "wins": None, "duplicate": {"g": {**by_name["b"].to_json(), "unit": "tricks",
+                                                                       "rests_on": rests}}},
+    ]
