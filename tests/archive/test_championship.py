@@ -133,9 +133,18 @@ def env() -> dict[str, str]:
     return e
 
 
+def _as_at_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C's default action, as a command typed at a terminal has
+    it. A test run started in the background by a shell without job control (``cmd &``: CI) has
+    SIGINT ignored, which every child would inherit, and Python then never raises
+    KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_and_wait(args: list[str], folder: Path, tables: int) -> subprocess.Popen:
     """Start the command and return once ``tables`` table logs are saved (the process running)."""
-    process = subprocess.Popen(args, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(args, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_as_at_a_terminal)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if folder.is_dir() and sum(parse_table_file(p.name) is not None for p in folder.iterdir()) >= tables:
